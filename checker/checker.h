@@ -1,0 +1,86 @@
+/*
+ * checker — the explicit-state explorer (DESIGN.md sections 3 and 4).
+ *
+ * Promises: chk_run explores every interleaving of a LitProgram's main
+ * program under one persistency model (breadth first, states merged by their
+ * canonical encoding), treats every reachable state as a crash point,
+ * enumerates the crash images the model allows there, runs recovery on each
+ * distinct image (nested crashes up to crash_depth), evaluates every `check`,
+ * and returns verdicts, herd-style outcome lists, one shortest witness per
+ * violation, and statistics. Same program and options: same report, byte for
+ * byte (timing figures aside). Limits end a check as CHK_INCOMPLETE with a
+ * reason, never as a silent pass; runtime errors of the program are
+ * violations, never failures of gpmc.
+ */
+#ifndef GPMC_CHECKER_H
+#define GPMC_CHECKER_H
+
+#include "litmus/litmus.h"
+
+typedef struct {
+    int model;                          /* LIT_STRICT … LIT_HW */
+    int naive;                          /* literal semantics, see DESIGN */
+    int crash_depth;                    /* >= 1; default 2 */
+    int64_t max_states;                 /* per exploration; default 1000000 */
+    int64_t max_steps;                  /* BFS depth bound; default 10000 */
+    double timeout_s;                   /* wall clock per check; 0 = none */
+} ChkOptions;
+
+void chk_options_default(ChkOptions *o);
+
+typedef enum { CHK_DONE, CHK_INCOMPLETE, CHK_ERROR } ChkStatus;
+extern const char *const chk_status_names[3];     /* done incomplete error */
+
+typedef enum { CHK_V_COUNTEREXAMPLE, CHK_V_EXAMPLE, CHK_V_ERROR } ChkVKind;
+extern const char *const chk_vkind_names[3];
+
+typedef struct {
+    int cond_index;
+    int phase, quant;                   /* LitPhase, LitQuant */
+    const char *cond;                   /* canonical text */
+    int verdict;                        /* 1 Ok, 0 No */
+    int expected;                       /* -1 none, 0 No, 1 Ok */
+    int64_t positive, negative;
+} ChkResult;
+
+typedef struct {
+    int phase;                          /* LitPhase */
+    const char *state;                  /* "name=value; name[i]=value" */
+    int64_t count;
+} ChkOutcome;
+
+typedef struct {
+    int cond_index;
+    int kind;                           /* ChkVKind */
+    const char *image;                  /* crash image, or NULL */
+    const char *witness;                /* text, several lines */
+    const char *witness_json;
+    int depth;                          /* crashes in the witness */
+} ChkViolation;
+
+typedef struct {
+    int model;
+    int status;                         /* ChkStatus */
+    const char *reason;                 /* why incomplete / error, or NULL */
+    int64_t states, transitions, crash_points, crash_images, recoveries;
+    double elapsed_ms;
+    int64_t peak_kb;
+    int nresults, noutcomes, nviolations;
+    ChkResult *results;                 /* one per `check`, cond_index order */
+    ChkOutcome *outcomes;               /* sorted by phase, then state */
+    ChkViolation *violations;           /* cond_index order */
+    const char *notes;                  /* one-time notes, '\n'-separated */
+    LitArena *arena;                    /* owns everything above */
+} ChkReport;
+
+/* 0 and *out set (whatever the verdicts); nonzero only when gpmc itself
+   fails (out of memory, internal error), with a message in err. */
+int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
+            char *err, size_t errlen);
+void chk_report_free(ChkReport *r);
+
+/* A check passes when its verdict equals its expectation, or there is none
+   and the verdict is Ok (DESIGN section 5). */
+int chk_result_passes(const ChkResult *r);
+
+#endif

@@ -1,0 +1,40 @@
+/* gpmc: command dispatch. The commands live one per file (h_<name>.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/harness.h"
+
+static const HCommand commands[] = {
+    {NULL, NULL, NULL}
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gpmc COMMAND [ARGS]\n\ncommands:\n");
+    for (const HCommand *c = commands; c->name; c++)
+        fprintf(f, "  %s\n", c->synopsis);
+    fprintf(f, "\n`gpmc COMMAND --help` describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        exit(H_USAGE);
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        exit(H_OK);
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("gpmc %s\n", GPMC_VERSION);
+        exit(H_OK);
+    }
+    for (const HCommand *c = commands; c->name; c++)
+        if (!strcmp(argv[1], c->name))
+            exit(c->fn(argc - 2, argv + 2));
+    fprintf(stderr, "gpmc: error: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    exit(H_USAGE);
+}
