@@ -69,6 +69,8 @@ typedef struct {
     ChkResult *results;                 /* one per `check`, cond_index order */
     ChkOutcome *outcomes;               /* sorted by phase, then state */
     ChkViolation *violations;           /* cond_index order */
+    int nerrors;
+    const char **errors;                /* distinct runtime errors, sorted */
     const char *notes;                  /* one-time notes, '\n'-separated */
     LitArena *arena;                    /* owns everything above */
 } ChkReport;
