@@ -64,6 +64,7 @@ enum { VIA_TERMINAL, VIA_NESTED, VIA_ERROR };
 typedef struct {
     uint32_t id;                        /* observation or error id */
     uint32_t steps;
+    uint32_t crashes;                   /* nested crashes on the way */
     uint32_t state;                     /* state index in the exploration */
     uint32_t aux;                       /* image (NESTED) or step (ERROR) */
     uint32_t via;

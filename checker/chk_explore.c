@@ -249,8 +249,10 @@ static ChkBest *best_slot(ChkRun *R, int level, int err, uint32_t id)
     return &(*arr)[id];
 }
 
+/* Keeps the fewest steps to id, then the fewest crashes, then the first
+   found. */
 static void relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
-                  uint32_t state, uint32_t aux, uint32_t via)
+                  uint32_t crashes, uint32_t state, uint32_t aux, uint32_t via)
 {
     ChkBest *b;
     if (id == CHK_NONE)
@@ -263,11 +265,13 @@ static void relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
             oom(R);
             return;
         }
-    } else if (b->steps <= steps) {
+    } else if (b->steps < steps ||
+               (b->steps == steps && b->crashes <= crashes)) {
         return;
     }
     b->id = id;
     b->steps = steps;
+    b->crashes = crashes;
     b->state = state;
     b->aux = aux;
     b->via = via;
@@ -295,8 +299,8 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
             vec_set(R, &R->err_aux, id, step);
         }
     } else {
-        relax(R, v->level, 1, id, v->depth + (step != MDL_STEP_NONE), v->cur,
-              step, VIA_ERROR);
+        relax(R, v->level, 1, id, v->depth + (step != MDL_STEP_NONE), 0,
+              v->cur, step, VIA_ERROR);
     }
 }
 
@@ -476,13 +480,13 @@ static void explore_recovery(ChkRun *R, uint32_t img, int d)
                 mm = &R->memo[mi];
                 for (uint32_t j = 0; j < mm->nout; j++) {
                     const ChkBest *b = &R->mbest[mm->out_first + j];
-                    relax(R, level, 0, b->id, depth + b->steps, i, img2,
-                          VIA_NESTED);
+                    relax(R, level, 0, b->id, depth + b->steps,
+                          b->crashes + 1, i, img2, VIA_NESTED);
                 }
                 for (uint32_t j = 0; j < mm->nerr; j++) {
                     const ChkBest *b = &R->mbest[mm->err_first + j];
-                    relax(R, level, 1, b->id, depth + b->steps, i, img2,
-                          VIA_NESTED);
+                    relax(R, level, 1, b->id, depth + b->steps,
+                          b->crashes + 1, i, img2, VIA_NESTED);
                 }
             }
         }
@@ -505,7 +509,7 @@ static void explore_recovery(ChkRun *R, uint32_t img, int d)
             if (r == 1)
                 vec_set(R, &R->robs_out, o,
                         chk_outcome(R, LIT_RECOVERED, R->pm, R->dram, NULL));
-            relax(R, level, 0, o, depth, i, CHK_NONE, VIA_TERMINAL);
+            relax(R, level, 0, o, depth, 0, i, CHK_NONE, VIA_TERMINAL);
             end = 1;
         }
         v.cur = i;

@@ -144,7 +144,7 @@ static void teardown(ChkRun *R)
    `recovered` outcomes and the errors' best witnesses. */
 static void recover_all(ChkRun *R)
 {
-    ChkVec seen = {0};
+    ChkVec seen = {0}, crashes = {0};
     int d = R->o.crash_depth - 1;
     for (uint32_t img = 0; img < R->images.n && R->status == CHK_DONE; img++) {
         uint32_t st = R->img_state.v[img], mi, base;
@@ -161,15 +161,20 @@ static void recover_all(ChkRun *R)
             uint32_t o = R->robs_out.v[b->id], total = base + b->steps;
             if (o == CHK_NONE)
                 continue;
-            while (seen.n <= o)
+            while (seen.n <= o) {
                 chk_vec_push(&seen, CHK_NONE);
+                chk_vec_push(&crashes, CHK_NONE);
+            }
             if (seen.v[o] != img) {
                 seen.v[o] = img;
                 R->out_count[LIT_RECOVERED].v[o]++;
             }
             if (R->out_best[LIT_RECOVERED].v[o] == CHK_NONE ||
-                R->out_best[LIT_RECOVERED].v[o] > total) {
+                R->out_best[LIT_RECOVERED].v[o] > total ||
+                (R->out_best[LIT_RECOVERED].v[o] == total &&
+                 crashes.v[o] > b->crashes)) {
                 R->out_best[LIT_RECOVERED].v[o] = total;
+                crashes.v[o] = b->crashes;
                 R->out_state[LIT_RECOVERED].v[o] = b->id;
                 R->out_aux[LIT_RECOVERED].v[o] = img;
             }
@@ -189,6 +194,7 @@ static void recover_all(ChkRun *R)
         }
     }
     chk_vec_free(&seen);
+    chk_vec_free(&crashes);
 }
 
 /* Errors found in the main program: their best witness is there unless a

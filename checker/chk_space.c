@@ -66,6 +66,8 @@ void chk_space_state(const ChkSpace *sp, uint32_t id, MdlState *out)
     uint32_t len;
     const uint64_t *w = chk_table_key(&sp->states, id, &len);
     memcpy(out->w, w, len * sizeof *w);
+    if (out->len > len)
+        memset(out->w + len, 0, (out->len - len) * sizeof *w);
     out->len = len;
     out->hash = sp->states.hash[id];
 }

@@ -162,9 +162,11 @@ static int replay(W *w, uint32_t step, int level)
         MdlPending pend[64];
         int np = mdl_pending(R->m, &w->b, pend, 64);
         store = ++w->nstores;
+        memmove(&w->slotid[in.created + 1], &w->slotid[in.created],
+                (size_t)(63 - in.created) * sizeof *w->slotid);
         w->slotid[in.created] = store;
         if (in.created < np)
-            for (int j = 0; j < in.created; j++)
+            for (int j = 0; j < np; j++)
                 if (pend[in.created].deps & (1ull << j)) {
                     if (w->deps.n)
                         put(&w->deps, ",");

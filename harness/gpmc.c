@@ -6,6 +6,8 @@
 #include "harness/harness.h"
 
 static const HCommand commands[] = {
+    {"run", h_cmd_run, "run FILE... [--model M,...|all] [-D N=V] "
+                       "[--crash-depth D] [--naive] [--json] [--db F]"},
     {NULL, NULL, NULL}
 };
 

@@ -2,22 +2,25 @@
  * mdl_abstract.c — the abstract persistency models strict, epoch, bepoch,
  * scoped and bscoped (DESIGN section 4).
  *
- * REGION. At pm_off: the persisted image (pm_words words), then the number
- * n of pending stores, then n entries of three words, oldest first:
+ * REGION. At pm_off: the persisted image of the PM words that belong to a
+ * declaration (layout gaps are not stored), then the number n of pending
+ * stores, then n entries of three words:
  *   [0] PM word address | (owner slot + 1) << 32   (owner 0: an earlier
  *       launch, whose threads are gone)
  *   [1] value
- *   [2] D(s): the pending slots s depends on (bits of older slots only)
+ *   [2] D(s): the pending slots s depends on
  * Per thread slot, in the launch's model words: Obs_t (epoch, bepoch) and
  * F_t (bepoch, bscoped), both sets of pending slots. Own_t is derived from
- * the owners. When stores leave P (forced, or persisted by a naive persist
- * step) the slots above them shift down and every set is compacted, so the
- * encoding stays canonical: equal persistency states, equal words.
+ * the owners.
  *
- * Because D(s) only names older slots, slot order is a topological order:
- * the closure of a set is one descending pass, and the D-closed subsets are
- * enumerated by deciding slots in ascending order, including a slot only
- * when its dependencies are included.
+ * CANONICAL ORDER. Entries are sorted by word address, and stores to one
+ * word by age. Nothing in the semantics depends on the creation order of
+ * stores to different words once D is explicit (D(s) records every order
+ * the model imposes, strong persist atomicity included), so executions that
+ * create the same pending stores in a different interleaving reach the same
+ * state. Inserting or removing a slot renumbers every slot set (D, Obs, F).
+ * D is a DAG over slots; closures iterate to a fixpoint and image
+ * enumeration follows a topological order.
  *
  * STRICT in the default mode persists every store at once. Under strict,
  * D(s) is every older pending store, so the images at a state are exactly
@@ -37,6 +40,9 @@
 typedef struct {
     int obs, f;                         /* model-word index, or -1 */
     uint32_t stride;
+    int32_t nused;                      /* PM words that belong to a decl */
+    int32_t *cidx;                      /* word -> stored index, -1 gap */
+    int32_t *cword;                     /* stored index -> word */
 } Abs;
 
 static const Abs *abs_of(const Model *m)
@@ -51,11 +57,12 @@ static uint32_t abs_thread_words(const Model *m)
 
 static uint32_t abs_fixed_words(const Model *m)
 {
-    return (uint32_t)m->p->pm_words + 1;
+    return (uint32_t)abs_of(m)->nused + 1;
 }
 
 static int abs_setup(Model *m, char *err, size_t errlen)
 {
+    const LitProgram *p = m->p;
     Abs *a = lit_arena_alloc(m->arena, sizeof *a);
     (void)err;
     (void)errlen;
@@ -66,12 +73,28 @@ static int abs_setup(Model *m, char *err, size_t errlen)
     case LIT_BSCOPED: a->f = 0; a->stride = 1; break;
     default: a->stride = 0; break;
     }
+    a->cidx = lit_arena_alloc(m->arena,
+                              ((size_t)p->pm_words + 1) * sizeof *a->cidx);
+    a->cword = lit_arena_alloc(m->arena,
+                               ((size_t)p->pm_words + 1) * sizeof *a->cword);
+    for (int32_t w = 0; w < p->pm_words; w++)
+        a->cidx[w] = -1;
+    for (int i = 0; i < p->nlocs; i++)
+        if (p->locs[i].space == LIT_PM)
+            for (int32_t j = 0; j < p->locs[i].size; j++)
+                a->cidx[p->locs[i].addr + j] = 0;
+    for (int32_t w = 0; w < p->pm_words; w++)
+        if (a->cidx[w] == 0) {
+            a->cidx[w] = a->nused;
+            a->cword[a->nused++] = w;
+        }
     m->mstate = a;
     return 0;
 }
 
 /* Word indexes of the region. */
-#define CNT(m, off) ((off) + (uint32_t)(m)->p->pm_words)
+#define PERS(m, off, w) ((off) + (uint32_t)abs_of(m)->cidx[w])
+#define CNT(m, off) ((off) + (uint32_t)abs_of(m)->nused)
 #define ENT(m, off, j) (CNT(m, off) + 1 + 3u * (uint32_t)(j))
 #define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
 #define E_OWNER(x) ((int32_t)((x) >> 32) - 1)
@@ -79,8 +102,9 @@ static int abs_setup(Model *m, char *err, size_t errlen)
 static void abs_init(Model *m, MdlState *s, uint32_t pm_off,
                      const int64_t *img)
 {
-    for (int32_t i = 0; i < m->p->pm_words; i++)
-        s->w[pm_off + (uint32_t)i] = (uint64_t)img[i];
+    const Abs *a = abs_of(m);
+    for (int32_t i = 0; i < a->nused; i++)
+        s->w[pm_off + (uint32_t)i] = (uint64_t)img[a->cword[i]];
     s->w[CNT(m, pm_off)] = 0;
 }
 
@@ -116,25 +140,47 @@ static int newest_for(const Model *m, const MdlState *s, uint32_t pm_off,
     return -1;
 }
 
-/* Removes the pending slots in `gone` (their values must already be in the
-   persisted image) and compacts every slot set. */
-static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint32_t pm_off,
-                 uint64_t gone)
+/* Applies f(x, arg) to every slot set of s: D of every entry, and the
+   per-thread sets of launch L. */
+static void remap(Model *m, MdlState *s, const MdlLaunch *L, int np,
+                  uint64_t (*f)(uint64_t, uint64_t), uint64_t arg)
 {
     const Abs *a = abs_of(m);
+    for (int j = 0; j < np; j++) {
+        uint32_t i = ENT(m, L->pm_off, j) + 2;
+        mdl_set(s, i, f(s->w[i], arg));
+    }
+    for (int32_t t = 0; t < L->nthreads; t++) {
+        if (a->obs >= 0)
+            mdl_set(s, tword(L, t, a->obs), f(s->w[tword(L, t, a->obs)], arg));
+        if (a->f >= 0)
+            mdl_set(s, tword(L, t, a->f), f(s->w[tword(L, t, a->f)], arg));
+    }
+}
+
+static uint64_t f_drop(uint64_t x, uint64_t gone)
+{
+    return mdl_bits_drop(x, gone);
+}
+
+static uint64_t f_insert(uint64_t x, uint64_t pos)
+{
+    return mdl_bits_insert(x, (int)pos);
+}
+
+/* Removes the pending slots in `gone` (their values must already be in the
+   persisted image) and renumbers every slot set. */
+static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
+{
+    uint32_t pm_off = L->pm_off;
     int np = npend(m, s, pm_off), k = 0;
     if (!gone)
         return;
     for (int j = 0; j < np; j++) {
-        uint64_t e0, e1, e2;
         if (gone & (1ull << j))
             continue;
-        e0 = s->w[ENT(m, pm_off, j)];
-        e1 = s->w[ENT(m, pm_off, j) + 1];
-        e2 = mdl_bits_drop(s->w[ENT(m, pm_off, j) + 2], gone);
-        mdl_set(s, ENT(m, pm_off, k), e0);
-        mdl_set(s, ENT(m, pm_off, k) + 1, e1);
-        mdl_set(s, ENT(m, pm_off, k) + 2, e2);
+        for (uint32_t w = 0; w < 3; w++)
+            mdl_set(s, ENT(m, pm_off, k) + w, s->w[ENT(m, pm_off, j) + w]);
         k++;
     }
     for (int j = k; j < np; j++)
@@ -142,14 +188,21 @@ static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint32_t pm_off,
             mdl_set(s, ENT(m, pm_off, j) + w, 0);
     mdl_set(s, CNT(m, pm_off), (uint64_t)k);
     s->len = ENT(m, pm_off, k);
-    for (int32_t t = 0; t < L->nthreads; t++) {
-        if (a->obs >= 0)
-            mdl_set(s, tword(L, t, a->obs),
-                    mdl_bits_drop(s->w[tword(L, t, a->obs)], gone));
-        if (a->f >= 0)
-            mdl_set(s, tword(L, t, a->f),
-                    mdl_bits_drop(s->w[tword(L, t, a->f)], gone));
-    }
+    remap(m, s, L, k, f_drop, gone);
+}
+
+static uint64_t closure(const Model *m, const MdlState *s, uint32_t pm_off,
+                        uint64_t set)
+{
+    int np = npend(m, s, pm_off);
+    uint64_t prev;
+    do {
+        prev = set;
+        for (int j = 0; j < np; j++)
+            if (set & (1ull << j))
+                set |= s->w[ENT(m, pm_off, j) + 2];
+    } while (set != prev);
+    return set;
 }
 
 /* Force S: persist S and, transitively, its dependencies. */
@@ -158,9 +211,7 @@ static void force(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
 {
     uint32_t pm_off = L->pm_off;
     int np = npend(m, s, pm_off);
-    for (int j = np - 1; j >= 0; j--)
-        if (set & (1ull << j))
-            set |= s->w[ENT(m, pm_off, j) + 2];
+    set = closure(m, s, pm_off, set);
     if (!set)
         return;
     for (int j = 0; j < np; j++) {
@@ -168,7 +219,7 @@ static void force(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
         if (!(set & (1ull << j)))
             continue;
         e0 = s->w[ENT(m, pm_off, j)];
-        mdl_set(s, pm_off + (uint32_t)E_WORD(e0), s->w[ENT(m, pm_off, j) + 1]);
+        mdl_set(s, PERS(m, pm_off, E_WORD(e0)), s->w[ENT(m, pm_off, j) + 1]);
         if (info) {
             char nm[64];
             mdl_word_name(m, LIT_PM, E_WORD(e0), nm, sizeof nm);
@@ -178,7 +229,7 @@ static void force(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
     }
     if (info)
         info->removed |= set;
-    drop(m, s, L, pm_off, set);
+    drop(m, s, L, set);
 }
 
 static int64_t abs_load(Model *m, MdlState *s, const MdlLaunch *L, int slot,
@@ -188,7 +239,7 @@ static int64_t abs_load(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     int j = newest_for(m, s, L->pm_off, word);
     (void)info;
     if (j < 0)
-        return (int64_t)s->w[L->pm_off + (uint32_t)word];
+        return (int64_t)s->w[PERS(m, L->pm_off, word)];
     if (a->obs >= 0 && E_OWNER(s->w[ENT(m, L->pm_off, j)]) != slot)
         mdl_set(s, tword(L, slot, a->obs),
                 s->w[tword(L, slot, a->obs)] | 1ull << j);
@@ -201,11 +252,11 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
 {
     const Abs *a = abs_of(m);
     uint32_t pm_off = L->pm_off;
-    int np = npend(m, s, pm_off), j;
+    int np = npend(m, s, pm_off), pos = 0, j;
     uint64_t deps = 0;
     (void)op;
     if (m->kind == LIT_STRICT && !m->naive) {
-        mdl_set(s, pm_off + (uint32_t)word, (uint64_t)v);
+        mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
         return MDL_OK;
     }
     if (np >= MAXP) {
@@ -223,14 +274,20 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         if (a->f >= 0)
             deps |= s->w[tword(L, slot, a->f)];
     }
-    mdl_set(s, ENT(m, pm_off, np), (uint64_t)(uint32_t)word |
-                                   (uint64_t)(slot + 1) << 32);
-    mdl_set(s, ENT(m, pm_off, np) + 1, (uint64_t)v);
-    mdl_set(s, ENT(m, pm_off, np) + 2, deps);
-    mdl_set(s, CNT(m, pm_off), (uint64_t)(np + 1));
+    while (pos < np && E_WORD(s->w[ENT(m, pm_off, pos)]) <= word)
+        pos++;
     s->len = ENT(m, pm_off, np + 1);
+    for (int k = np; k > pos; k--)
+        for (uint32_t w = 0; w < 3; w++)
+            mdl_set(s, ENT(m, pm_off, k) + w, s->w[ENT(m, pm_off, k - 1) + w]);
+    mdl_set(s, CNT(m, pm_off), (uint64_t)(np + 1));
+    remap(m, s, L, np + 1, f_insert, (uint64_t)pos);
+    mdl_set(s, ENT(m, pm_off, pos), (uint64_t)(uint32_t)word |
+                                    (uint64_t)(slot + 1) << 32);
+    mdl_set(s, ENT(m, pm_off, pos) + 1, (uint64_t)v);
+    mdl_set(s, ENT(m, pm_off, pos) + 2, mdl_bits_insert(deps, pos));
     if (info)
-        info->created = np;
+        info->created = pos;
     return MDL_OK;
 }
 
@@ -333,6 +390,7 @@ static void abs_join(Model *m, MdlState *s, const MdlLaunch *L,
 
 typedef struct {
     int n;
+    int order[MAXP];                    /* a topological order of D */
     int32_t word[MAXP];
     int64_t val[MAXP];
     uint64_t dep[MAXP];
@@ -341,29 +399,41 @@ typedef struct {
     void *ctx;
 } Ideals;
 
-static int ideals(Ideals *E, int j, uint64_t inc)
+/* Decides the slots in topological order: each is left out, or taken when
+   everything it depends on is taken. */
+static int ideals(Ideals *E, int k, uint64_t inc)
 {
     int64_t old;
-    int r;
-    if (j == E->n)
+    int r, j;
+    if (k == E->n)
         return E->fn(E->ctx, E->img, inc);
-    if (ideals(E, j + 1, inc))
+    if (ideals(E, k + 1, inc))
         return 1;
+    j = E->order[k];
     if (E->dep[j] & ~inc)
         return 0;
     old = E->img[E->word[j]];
     E->img[E->word[j]] = E->val[j];
-    r = ideals(E, j + 1, inc | 1ull << j);
+    r = ideals(E, k + 1, inc | 1ull << j);
     E->img[E->word[j]] = old;
     return r;
+}
+
+static void expand(const Model *m, const MdlState *s, uint32_t pm_off,
+                   int64_t *pm)
+{
+    const Abs *a = abs_of(m);
+    memset(pm, 0, (size_t)m->p->pm_words * sizeof *pm);
+    for (int32_t i = 0; i < a->nused; i++)
+        pm[a->cword[i]] = (int64_t)s->w[pm_off + (uint32_t)i];
 }
 
 static int abs_images(Model *m, const MdlState *s, uint32_t pm_off,
                       MdlImageFn fn, void *ctx)
 {
     Ideals E;
-    for (int32_t i = 0; i < m->p->pm_words; i++)
-        m->img[i] = (int64_t)s->w[pm_off + (uint32_t)i];
+    uint64_t placed = 0;
+    expand(m, s, pm_off, m->img);
     if (m->naive)
         return fn(ctx, m->img, 0);
     E.n = npend(m, s, pm_off);
@@ -371,6 +441,13 @@ static int abs_images(Model *m, const MdlState *s, uint32_t pm_off,
         E.word[j] = E_WORD(s->w[ENT(m, pm_off, j)]);
         E.val[j] = (int64_t)s->w[ENT(m, pm_off, j) + 1];
         E.dep[j] = s->w[ENT(m, pm_off, j) + 2];
+    }
+    for (int k = 0; k < E.n; k++) {
+        int j = 0;
+        while ((placed & (1ull << j)) || (E.dep[j] & ~placed))
+            j++;
+        E.order[k] = j;
+        placed |= 1ull << j;
     }
     E.img = m->img;
     E.fn = fn;
@@ -382,8 +459,7 @@ static void abs_visible(const Model *m, const MdlState *s, uint32_t pm_off,
                         int64_t *pm)
 {
     int np = npend(m, s, pm_off);
-    for (int32_t i = 0; i < m->p->pm_words; i++)
-        pm[i] = (int64_t)s->w[pm_off + (uint32_t)i];
+    expand(m, s, pm_off, pm);
     for (int j = 0; j < np; j++)
         pm[E_WORD(s->w[ENT(m, pm_off, j)])] =
             (int64_t)s->w[ENT(m, pm_off, j) + 1];
@@ -407,7 +483,7 @@ static int abs_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
     uint32_t pm_off = L->pm_off;
     uint64_t e0 = s->w[ENT(m, pm_off, code)];
     int64_t v = (int64_t)s->w[ENT(m, pm_off, code) + 1];
-    mdl_set(s, pm_off + (uint32_t)E_WORD(e0), (uint64_t)v);
+    mdl_set(s, PERS(m, pm_off, E_WORD(e0)), (uint64_t)v);
     if (info) {
         char nm[64];
         mdl_word_name(m, LIT_PM, E_WORD(e0), nm, sizeof nm);
@@ -415,7 +491,7 @@ static int abs_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
         mdl_info_effect(info, "%s = %lld persists", nm, (long long)v);
         info->removed |= 1ull << code;
     }
-    drop(m, s, L, pm_off, 1ull << code);
+    drop(m, s, L, 1ull << code);
     return MDL_OK;
 }
 

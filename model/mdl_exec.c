@@ -39,9 +39,14 @@ void mdl_state_rehash(MdlState *s)
     s->hash = h;
 }
 
+/* Words at and beyond len are kept zero, so that growing a state by
+   mdl_set starts from the value its hash assumes. */
 void mdl_state_copy(MdlState *dst, const MdlState *src)
 {
     memcpy(dst->w, src->w, src->len * sizeof *src->w);
+    if (dst->len > src->len)
+        memset(dst->w + src->len, 0,
+               (dst->len - src->len) * sizeof *dst->w);
     dst->len = src->len;
     dst->hash = src->hash;
 }
@@ -249,7 +254,8 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
     }
     m->scratch.cap = m->max_words;
     m->scratch.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
-    m->succ_w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    m->succ.cap = m->max_words;
+    m->succ.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->img = lit_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
     note_degraded(m);
     return m;
@@ -860,21 +866,19 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                    void *ctx)
 {
     const MdlLaunch *L = mdl_launch_of(m, s);
-    MdlState out;
+    MdlState *out = &m->succ;
     MdlError e;
     uint32_t codes[128];
     int n = 0, moved = 0, nev = 0;
-    out.w = m->succ_w;
-    out.cap = m->max_words;
     if (!mdl_terminal(m, s))
         for (int32_t i = 0; i < L->nthreads; i++) {
             int r;
             if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
                 TS_RUN)
                 continue;
-            r = run_step(m, s, L, (uint32_t)i, &out, NULL, &e);
+            r = run_step(m, s, L, (uint32_t)i, out, NULL, &e);
             if (r == MDL_OK) {
-                succ(ctx, (uint32_t)i, &out);
+                succ(ctx, (uint32_t)i, out);
                 n++;
                 moved = 1;
             } else if (r == MDL_FAILED) {
@@ -885,9 +889,9 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     if (m->naive)
         nev = m->ops->events(m, s, L, codes, 128);
     for (int i = 0; i < nev; i++)
-        if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], &out, NULL, &e) ==
+        if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {
-            succ(ctx, MDL_STEP_EVENT | codes[i], &out);
+            succ(ctx, MDL_STEP_EVENT | codes[i], out);
             n++;
         }
     if (!moved && !nev && !mdl_terminal(m, s)) {

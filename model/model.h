@@ -21,8 +21,9 @@
 
 typedef struct Model Model;
 
-/* A state vector. w has room for cap words; hash = sum over i of
-   mdl_word_hash(i, w[i]), so a zero word contributes nothing. */
+/* A state vector. w has room for cap words, and the words from len to cap
+   are zero; hash = sum over i of mdl_word_hash(i, w[i]), so a zero word
+   contributes nothing. */
 typedef struct {
     uint64_t *w;
     uint32_t len, cap;
@@ -84,7 +85,9 @@ typedef struct {
     int32_t line;                       /* source line, or 0 */
     char instr[96];                     /* canonical instruction or event */
     char effect[160];                   /* "x = 1", "r0 = 3 (from y)", … */
-    int32_t created;                    /* pending-store slot created, or -1 */
+    int32_t created;                    /* slot a new pending store was
+                                           inserted at (slots at and above it
+                                           move up), or -1 */
     uint64_t removed;                   /* pending slots (before the step)
                                            that left the pending set */
 } MdlStepInfo;

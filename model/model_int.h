@@ -71,7 +71,7 @@ struct Model {
     MdlLaunch *launch[2];               /* nlaunch entries (at least 1) */
     uint32_t max_words;
     MdlState scratch;                   /* launch switches */
-    uint64_t *succ_w;                   /* successors under construction */
+    MdlState succ;                      /* successors under construction */
     int64_t *img;                       /* pm_words, image enumeration */
     char notes[512];
     int noted;                          /* bit per note already given */
@@ -135,6 +135,15 @@ static inline uint64_t mdl_bits_drop(uint64_t x, uint64_t removed)
         removed &= ~(1ull << p);
     }
     return x;
+}
+
+/* Opens a zero bit at position pos, moving the bits above it up. */
+static inline uint64_t mdl_bits_insert(uint64_t x, int pos)
+{
+    uint64_t low = pos ? (x & (~0ull >> (64 - pos))) : 0;
+    if (pos >= 63)
+        return low;
+    return low | ((x >> pos) << (pos + 1));
 }
 
 #endif
