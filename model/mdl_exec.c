@@ -422,6 +422,7 @@ typedef struct {
     int slot;
     uint32_t regs;                      /* index of the slot's r0 word */
     MdlStepInfo *info;
+    MdlAccess *acc;
     MdlError *e;
 } Exec;
 
@@ -550,6 +551,10 @@ static int exec_mem(Exec *x, const LitInstr *in)
     int r = resolve(x, &in->m, &a);
     if (r)
         return r;
+    if (x->acc) {
+        x->acc->space = a.space;
+        x->acc->word = a.word;
+    }
     if (x->info)
         addr_name(&a, nm, sizeof nm);
     switch (in->op) {
@@ -611,6 +616,13 @@ static int thread_step(Exec *x)
     x->e->gtid = L->gtid[x->slot];
     x->e->kernel = L->kernel;
     x->e->line = in->pos.line;
+    if (x->acc) {
+        x->acc->gtid = L->gtid[x->slot];
+        x->acc->op = in->op;
+        x->acc->space = -1;
+        x->acc->word = -1;
+        x->acc->cta = L->cta[x->slot];
+    }
     if (x->info) {
         x->info->gtid = L->gtid[x->slot];
         x->info->kernel = L->kernel;
@@ -669,6 +681,10 @@ static int thread_step(Exec *x)
     case LIT_CLWB: case LIT_CLFLUSH: {
         Addr a;
         r = resolve(x, &in->m, &a);
+        if (!r && x->acc) {
+            x->acc->space = a.space;
+            x->acc->word = a.word;
+        }
         if (!r)
             r = x->m->ops->instr(x->m, x->s, L, x->slot, in,
                                  a.space == LIT_PM ? a.word : -1, x->info);
@@ -701,6 +717,10 @@ static int thread_step(Exec *x)
     if (status == TS_RUN && next >= (uint32_t)b->ninstr)
         status = TS_DONE;
     mdl_set(x->s, hi, TH_MAKE(next, status, kind));
+    if (x->acc) {
+        x->acc->waits = status == TS_WAIT;
+        x->acc->done = status == TS_DONE;
+    }
     return MDL_OK;
 }
 
@@ -835,31 +855,81 @@ static void post_step(Model *m, MdlState *s, const MdlLaunch *L,
     advance(m, s, info);
 }
 
-/* Runs step `step` of s into out. */
-static int run_step(Model *m, const MdlState *s, const MdlLaunch *L,
-                    uint32_t step, MdlState *out, MdlStepInfo *info,
-                    MdlError *e)
+/* Runs step `step` of s in place. */
+static int exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
+                     MdlStepInfo *info, MdlAccess *acc, MdlError *e)
 {
     int r;
-    mdl_state_copy(out, s);
     if (step & MDL_STEP_EVENT) {
-        r = m->ops->event(m, out, L, step & ~MDL_STEP_EVENT, info);
+        if (acc) {
+            memset(acc, 0, sizeof *acc);
+            acc->gtid = -1;
+            acc->op = -1;
+            acc->space = -1;
+        }
+        r = m->ops->event(m, s, L, step & ~MDL_STEP_EVENT, info);
     } else {
         Exec x;
         if (step >= (uint32_t)L->nthreads)
             return MDL_NOSTEP;
         x.m = m;
-        x.s = out;
+        x.s = s;
         x.L = L;
         x.k = &m->p->kernels[L->kernel];
         x.slot = (int)step;
         x.info = info;
+        x.acc = acc;
         x.e = e;
         r = thread_step(&x);
     }
     if (r == MDL_OK)
-        post_step(m, out, L, info);
+        post_step(m, s, L, info);
     return r;
+}
+
+/* Runs step `step` of s into out. */
+static int run_step(Model *m, const MdlState *s, const MdlLaunch *L,
+                    uint32_t step, MdlState *out, MdlStepInfo *info,
+                    MdlError *e)
+{
+    mdl_state_copy(out, s);
+    return exec_step(m, out, L, step, info, NULL, e);
+}
+
+int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
+             MdlError *e)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    int r;
+    if (!(step & MDL_STEP_EVENT) && mdl_terminal(m, s))
+        return -1;
+    r = exec_step(m, s, L, step, NULL, acc, e);
+    if (r == MDL_OK)
+        return 0;
+    return r == MDL_FAILED ? 1 : -1;
+}
+
+int mdl_threads(const Model *m, const MdlState *s, const int32_t **gtid)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (gtid)
+        *gtid = L->gtid;
+    return L->nthreads;
+}
+
+int mdl_thread_ready(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (mdl_terminal(m, s) || slot < 0 || slot >= L->nthreads)
+        return 0;
+    return TH_STATUS(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]) ==
+           TS_RUN;
+}
+
+int mdl_launch_index(const Model *m, const MdlState *s)
+{
+    (void)m;
+    return (int)(s->w[0] & 0xFFFFu);
 }
 
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,

@@ -92,6 +92,18 @@ typedef struct {
                                            that left the pending set */
 } MdlStepInfo;
 
+/* What a step touched, for the timing model: the opcode executed by a
+   thread (-1 for a model event) and the memory word it accessed. */
+typedef struct {
+    int32_t gtid;
+    int32_t op;                         /* LitOpcode, or -1 */
+    int32_t space;                      /* LitSpace, or -1 */
+    int32_t word;                       /* word address in that space */
+    int32_t cta;                        /* CTA of the thread (shared) */
+    int waits;                          /* the thread now waits at a barrier */
+    int done;                           /* the thread has finished */
+} MdlAccess;
+
 /* A crash image: PM word values, and for the abstract models the pending
    slots it includes (bit i = slot i). Returning nonzero stops the
    enumeration. */
@@ -122,6 +134,18 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
    -1 no such step. */
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
               MdlStepInfo *info, MdlError *e);
+
+/* Executes step `step` of s in place, without describing it (acc may be
+   NULL); same results as mdl_apply. The cheap way to follow one given
+   schedule, as the timing model does. */
+int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
+             MdlError *e);
+/* Thread slots of the current launch: their number, global ids, and
+   whether slot i can take a step now (running, not waiting or done). */
+int mdl_threads(const Model *m, const MdlState *s, const int32_t **gtid);
+int mdl_thread_ready(const Model *m, const MdlState *s, int slot);
+/* Index of the current launch within its part (main or recovery). */
+int mdl_launch_index(const Model *m, const MdlState *s);
 
 int mdl_terminal(const Model *m, const MdlState *s);
 int mdl_is_recovery(const Model *m, const MdlState *s);
