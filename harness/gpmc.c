@@ -6,6 +6,7 @@
 #include "harness/harness.h"
 
 static const HCommand commands[] = {
+    {"parse", h_cmd_parse, "parse FILE...   print the canonical form"},
     {NULL, NULL, NULL}
 };
 

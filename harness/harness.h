@@ -17,4 +17,6 @@ typedef struct {
     const char *synopsis;
 } HCommand;
 
+int h_cmd_parse(int, char **);
+
 #endif
