@@ -6,6 +6,7 @@
 #include "harness/harness.h"
 
 static const HCommand commands[] = {
+    {"parse", h_cmd_parse, "parse FILE...   print the canonical form"},
     {"run", h_cmd_run, "run FILE... [--model M,...|all] [-D N=V] "
                        "[--crash-depth D] [--naive] [--json] [--db F]"},
     {NULL, NULL, NULL}
