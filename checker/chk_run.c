@@ -342,6 +342,23 @@ static void build_report(ChkRun *R, ChkReport *rep)
         free(rows);
     }
     rep->noutcomes = nout;
+    if (R->o.list_images) {
+        rep->images = lit_arena_alloc(R->arena, ((size_t)R->images.n + 1) *
+                                                    sizeof *rep->images);
+        for (uint32_t i = 0; i < R->images.n; i++) {
+            uint32_t n;
+            const uint64_t *w = chk_table_key(&R->images, i, &n);
+            char *t, *q;
+            if (R->img_state.v[i] == CHK_NONE)
+                continue;
+            t = lit_arena_alloc(R->arena, (size_t)n * 21 + 1);
+            q = t;
+            for (uint32_t k = 0; k < n; k++)
+                q += sprintf(q, "%s%lld", k ? " " : "", (long long)(int64_t)w[k]);
+            rep->images[rep->nimages++] = t;
+        }
+        qsort(rep->images, (size_t)rep->nimages, sizeof *rep->images, cmp_str);
+    }
     rep->nerrors = (int)R->errs.n;
     rep->errors = lit_arena_alloc(R->arena,
                                   ((size_t)R->errs.n + 1) * sizeof *rep->errors);
