@@ -9,6 +9,8 @@ static const HCommand commands[] = {
     {"parse", h_cmd_parse, "parse FILE...   print the canonical form"},
     {"run", h_cmd_run, "run FILE... [--model M,...|all] [-D N=V] "
                        "[--crash-depth D] [--naive] [--json] [--db F]"},
+    {"time", h_cmd_time, "time FILE... [--model M,...|all] [-D N=V] "
+                         "[--config K=V] [--db F]"},
     {NULL, NULL, NULL}
 };
 

@@ -54,6 +54,9 @@ int h_report_passes(const LitProgram *p, const ChkReport *r);
 /* h_run.c */
 int h_cmd_run(int argc, char **argv);
 
+/* h_time.c */
+int h_cmd_time(int argc, char **argv);
+
 /* h_parse.c */
 int h_cmd_parse(int, char **);
 

@@ -167,4 +167,47 @@ void mdl_word_name(const Model *m, int space, int32_t word, char *buf,
 /* Pending stores of s (abstract models); returns how many. */
 int mdl_pending(const Model *m, const MdlState *s, MdlPending *out, int max);
 
+/* ---- timing (mdl_time*.c; DESIGN section 4 "Timing", specs/timing.md) ----
+ *
+ * mdl_time runs the main program of p once, deterministically, on a
+ * discrete-event model of the GPU memory hierarchy configured by
+ * p->config, under the reference implementation of persistency model
+ * `model` (LIT_STRICT … LIT_HW), and reports what it cost. Values, control
+ * flow, barriers and launches come from the strict model stepped in place;
+ * the timing model only decides when each warp issues and what each
+ * instruction costs. Recovery is not timed. Same program: same costs.
+ * Stall figures are warp-cycles summed over warps. nvm_writes and
+ * nvm_bytes include end_writebacks: the PM lines still dirty in L2 when
+ * the program ends, written back once so that models which flush and
+ * models which do not are compared on the same data. */
+enum { MDL_TIME_OK, MDL_TIME_ERROR, MDL_TIME_LIMIT };
+
+typedef struct {
+    int64_t cycles;                     /* core cycles to the last join */
+    int64_t stall_fence;                /* sfence, membar, strict's fence */
+    int64_t stall_pbar;                 /* pbar*, psync, collective waits */
+    int64_t stall_bar;                  /* bar.sync, grid.sync */
+    int64_t stall_mem;                  /* operands in flight, LSU busy */
+    int64_t nvm_writes;                 /* NVM line writes (WPQ drains) */
+    int64_t nvm_bytes;                  /* bytes those writes carried */
+    int64_t l2_writebacks;              /* dirty L2 lines written back */
+    int64_t wpq_peak;                   /* most entries in one WPQ */
+    int64_t end_writebacks;             /* dirty PM lines at the end */
+    int64_t instructions;               /* warp instructions issued */
+    int status;                         /* MDL_TIME_* */
+    char error[160];                    /* runtime error or limit, or "" */
+} MdlCosts;
+
+#define MDL_NCOSTS 11
+/* "cycles", "stall_fence", …, "instructions": the int64 fields above in
+   order, as the results store's costs(metric, value) names them. */
+extern const char *const mdl_cost_names[MDL_NCOSTS];
+int64_t mdl_cost_value(const MdlCosts *c, int metric);
+
+/* 0 with *out filled (a runtime error of the program or the step bound
+   ends the run with out->status set, never a failure); nonzero when gpmc
+   itself cannot run it (unknown model, out of memory), message in err. */
+int mdl_time(const LitProgram *p, int model, MdlCosts *out, char *err,
+             size_t errlen);
+
 #endif
