@@ -411,7 +411,14 @@ int chk_explore_main(ChkRun *R)
                     R->out_state[LIT_FINAL].v[o] = i;
                 }
             }
-            R->final_states++;
+            {
+                uint32_t n = mdl_observable(R->m, cur, R->fbuf), fid;
+                if (chk_table_put(&R->finals, R->fbuf, n,
+                                  chk_hash_words(R->fbuf, n), &fid) < 0) {
+                    oom(R);
+                    break;
+                }
+            }
         }
         v.cur = i;
         v.depth = depth;
