@@ -6,6 +6,11 @@
 #include "harness/harness.h"
 
 static const HCommand commands[] = {
+    {"query", h_cmd_query, "query [--db F] [--csv|--json] \"SELECT ...\""},
+    {"report", h_cmd_report,
+     "report verdicts|unexpected|costs|disagreements [--db F]"},
+    {"show", h_cmd_show, "show violation ID | check ID [--db F] [--dot]"},
+    {"merge", h_cmd_merge, "merge OUT.db IN.db..."},
     {NULL, NULL, NULL}
 };
 

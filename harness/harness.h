@@ -17,4 +17,10 @@ typedef struct {
     const char *synopsis;
 } HCommand;
 
+/* h_query.c: the read side of the results store. */
+int h_cmd_query(int argc, char **argv);
+int h_cmd_report(int argc, char **argv);
+int h_cmd_show(int argc, char **argv);
+int h_cmd_merge(int argc, char **argv);
+
 #endif

@@ -23,6 +23,11 @@ typedef struct ResDb ResDb;
 
 enum { RES_READWRITE = 0, RES_READONLY = 1 };
 
+/* Error codes. RES_EINPUT: the user's fault (missing or foreign database,
+   other schema version, bad or refused SQL, unknown report or id);
+   RES_EINTERNAL: anything else (I/O, a record the schema rejects). */
+enum { RES_OK = 0, RES_EINPUT = 1, RES_EINTERNAL = 2 };
+
 typedef struct {
     const char *name, *path, *sha256, *source;
     const char *params;                 /* canonical "N=2;M=3" or "" */
@@ -84,7 +89,7 @@ int res_run_end(ResDb *db, int64_t run_id, const char *status);
 int res_write_check(ResDb *db, int64_t run_id, const ResCheck *c,
                     int64_t *check_id);
 /* 1 when a `done` check exists for this content, model, config and gpmc
-   version (for --resume), 0 when not, negative on error. */
+   version (for --resume), 0 when not, negative (-RES_E…) on error. */
 int res_check_done(ResDb *db, const char *sha256, const char *model,
                    const char *config, const char *version);
 
