@@ -5,24 +5,41 @@
 
 #include "results/results_int.h"
 
-/* 1 when only blanks, semicolons and comments follow the first statement. */
-static int only_trailer(const char *p)
+/* Past blanks, comments and (with semis) semicolons. */
+static const char *skip_blank(const char *p, int semis)
 {
     for (;;) {
-        while (isspace((unsigned char)*p) || *p == ';')
+        while (isspace((unsigned char)*p) || (semis && *p == ';'))
             p++;
         if (p[0] == '-' && p[1] == '-') {
             p += strcspn(p, "\n");
         } else if (p[0] == '/' && p[1] == '*') {
             const char *end = strstr(p + 2, "*/");
             /* SQLite accepts an unterminated comment at the end. */
-            if (!end)
-                return 1;
-            p = end + 2;
+            p = end ? end + 2 : p + strlen(p);
         } else {
-            return *p == '\0';
+            return p;
         }
     }
+}
+
+/* The statement's first keyword, upper-cased, when it is not a query. */
+static int leading_word(const char *sql, char *buf, size_t len)
+{
+    size_t n = 0;
+    sql = skip_blank(sql, 0);
+    while (isalpha((unsigned char)*sql) && n + 1 < len)
+        buf[n++] = (char)toupper((unsigned char)*sql++);
+    buf[n] = '\0';
+    return n && strcmp(buf, "SELECT") && strcmp(buf, "WITH") &&
+           strcmp(buf, "VALUES");
+}
+
+static int is_pragma(const char *sql)
+{
+    char word[8];
+    leading_word(sql, word, sizeof word);
+    return !strcmp(word, "PRAGMA");
 }
 
 /* Text of a value as the table and CSV show it; NULL for SQL NULL. */
@@ -182,7 +199,13 @@ int res_query(ResDb *db, const char *sql, int fmt, FILE *out)
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     db->denied[0] = '\0';
+    db->denied_schema = 0;
     if (sqlite3_prepare_v2(db->db, sql, -1, &st, &tail) != SQLITE_OK) {
+        char word[16];
+        if (db->denied_schema && leading_word(sql, word, sizeof word))
+            return res_sql_fail(db, RES_EINPUT,
+                                "query refused: %s changes the schema (the"
+                                " query connection is read-only)", word);
         if (db->denied[0])
             return res_sql_fail(db, RES_EINPUT,
                                 "query refused: %s (the query connection is"
@@ -193,10 +216,13 @@ int res_query(ResDb *db, const char *sql, int fmt, FILE *out)
     if (!st)
         return res_sql_fail(db, RES_EINPUT, "query: no SQL statement");
     const char *why = NULL;
-    if (!only_trailer(tail))
+    if (*skip_blank(tail, 1))
         why = "query refused: more than one SQL statement (gpmc query runs"
               " exactly one)";
-    else if (!sqlite3_stmt_readonly(st))
+    /* SQLite calls no PRAGMA read-only; on a guarded connection the
+       PRAGMAs that got this far are the guard's reading ones. */
+    else if (!sqlite3_stmt_readonly(st) &&
+             !(db->readonly && is_pragma(sql)))
         why = "query refused: the statement would modify the database (the"
               " query connection is read-only)";
     if (why) {

@@ -111,6 +111,12 @@ static void print_table(const ResTable *t, FILE *out)
     }
 }
 
+/* "1 check", "2 checks". */
+static const char *count(ResArena *a, int n, const char *what)
+{
+    return res_arena_printf(a, "%d %s%s", n, what, n == 1 ? "" : "s");
+}
+
 static const char *num_or_dash(ResArena *a, sqlite3_stmt *st, int i)
 {
     if (sqlite3_column_type(st, i) == SQLITE_NULL)
@@ -211,8 +217,9 @@ static int report_verdicts(ResDb *db, ResArena *a, FILE *out)
     if (s < 0)
         return -s;
     print_table(t, out);
-    fprintf(out, "%d rows, %d verdicts: %d pass, %d unexpected (marked !)\n",
-            res_table_rows(t), nverdicts, npass, nverdicts - npass);
+    fprintf(out, "%s, %s: %d pass, %d unexpected (marked !)\n",
+            count(a, res_table_rows(t), "row"),
+            count(a, nverdicts, "verdict"), npass, nverdicts - npass);
     print_configs(a, &vs, out);
     return RES_OK;
 }
@@ -279,8 +286,9 @@ static int report_unexpected(ResDb *db, ResArena *a, FILE *out)
         return -s;
     print_table(bad, out);
     print_table(inc, out);
-    fprintf(out, "%d unexpected verdicts, %d incomplete or failed checks\n",
-            res_table_rows(bad), res_table_rows(inc));
+    fprintf(out, "%s, %s incomplete or failed\n",
+            count(a, res_table_rows(bad), "unexpected verdict"),
+            count(a, res_table_rows(inc), "check"));
     print_configs(a, &vs, out);
     return RES_OK;
 }
@@ -341,9 +349,9 @@ static int report_costs(ResDb *db, ResArena *a, FILE *out)
     if (s < 0)
         return -s;
     print_table(t, out);
-    fprintf(out, "%d checks; baseline: FAMILY+base at the same model and"
-                 " config, FAMILY = the test name up to its last '+'\n",
-            res_table_rows(t));
+    fprintf(out, "%s; baseline: FAMILY+base at the same model and config,"
+                 " FAMILY = the test name up to its last '+'\n",
+            count(a, res_table_rows(t), "check"));
     print_configs(a, &vs, out);
     return RES_OK;
 }
@@ -383,7 +391,7 @@ static int report_disagreements(ResDb *db, ResArena *a, FILE *out)
     if (s < 0)
         return -s;
     print_table(t, out);
-    fprintf(out, "%d disagreements\n", res_table_rows(t));
+    fprintf(out, "%s\n", count(a, res_table_rows(t), "disagreement"));
     print_configs(a, &vs, out);
     return RES_OK;
 }

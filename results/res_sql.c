@@ -15,6 +15,14 @@ int res_sql_fail(ResDb *db, int code, const char *fmt, ...)
     return code;
 }
 
+int res_sql_writable(ResDb *db, const char *what)
+{
+    if (!db->readonly)
+        return RES_OK;
+    return res_sql_fail(db, RES_EINTERNAL,
+                        "results: %s: database opened read-only", what);
+}
+
 static int bind_args(ResDb *db, sqlite3_stmt *st, const char *fmt,
                      va_list ap)
 {

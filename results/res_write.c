@@ -137,13 +137,13 @@ static int bad_counts(const ResCheck *c)
 int res_write_check(ResDb *db, int64_t run_id, const ResCheck *c,
                     int64_t *check_id)
 {
-    if (db->readonly)
-        return res_sql_fail(db, RES_EINTERNAL,
-                            "results: writing a check: database opened read-only");
+    int rc = res_sql_writable(db, "writing a check");
+    if (rc)
+        return rc;
     if (bad_counts(c))
         return res_sql_fail(db, RES_EINTERNAL,
                             "results: writing a check: bad record counts");
-    int rc = res_sql_exec(db, "BEGIN IMMEDIATE", "");
+    rc = res_sql_exec(db, "BEGIN IMMEDIATE", "");
     if (!rc)
         rc = write_rows(db, run_id, c, check_id);
     if (!rc)

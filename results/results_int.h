@@ -16,7 +16,8 @@
 struct ResDb {
     sqlite3 *db;
     int readonly;
-    char denied[256];                   /* the guard's first refusal, or "" */
+    char denied[256];                   /* why the guard refused, or "" */
+    int denied_schema;                  /* refused: a write to the schema */
     char err[1024];
 };
 
@@ -25,6 +26,8 @@ struct ResDb {
 /* Sets the message and returns code. */
 int res_sql_fail(ResDb *db, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* RES_OK on a read-write connection, else an error about what. */
+int res_sql_writable(ResDb *db, const char *what);
 /* Prepare SQL and bind arguments described by fmt, one char each:
    t text (NULL binds NULL), i int64_t, n int64_t (negative binds NULL),
    f double. */
