@@ -131,6 +131,8 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
     for (int i = 0; i < ncols; i++)
         cells[i] = sqlite3_column_name(st, i);
     ResTable *t = NULL;
+    /* Per column: bit 0 no text seen, bit 1 a number seen; numbers-only
+       columns are right-aligned. */
     char *numeric = res_arena_alloc(a, (size_t)ncols + 1);
     memset(numeric, 1, (size_t)ncols);
     if (fmt == RES_FMT_TABLE) {
@@ -159,9 +161,10 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
         } else {
             for (int i = 0; i < ncols; i++) {
                 int type = sqlite3_column_type(st, i);
-                if (type != SQLITE_INTEGER && type != SQLITE_FLOAT &&
-                    type != SQLITE_NULL)
-                    numeric[i] = 0;
+                if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
+                    numeric[i] |= 2;
+                else if (type != SQLITE_NULL)
+                    numeric[i] &= ~1;
                 cells[i] = value_text(a, st, i);
                 if (fmt == RES_FMT_CSV) {
                     if (i)
@@ -182,7 +185,7 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
         fputs(nrows ? "\n]\n" : "]\n", out);
     if (t && s == 0) {
         for (int i = 0; i < ncols; i++)
-            if (numeric[i] && nrows)
+            if (numeric[i] == 3)
                 res_table_right(t, i);
         res_table_print(t, out);
     }
