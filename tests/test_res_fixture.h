@@ -36,7 +36,9 @@ static inline void fx_dir_make(FxDir *d)
 static inline const char *fx_path(const FxDir *d, const char *name,
                                   char *buf, size_t n)
 {
-    snprintf(buf, n, "%s/%s", d->dir, name);
+    char dir[sizeof d->dir];            /* buf may live in the same struct */
+    memcpy(dir, d->dir, sizeof dir);
+    snprintf(buf, n, "%s/%s", dir, name);
     return buf;
 }
 
