@@ -85,10 +85,10 @@ static void print_nodes(const Nodes *ns, const char *cluster,
         if (store >= 0)
             fprintf(out, "\\nstore %lld", (long long)store);
         fputc('"', out);
-        const ResJson *cr = crash;
-        if (store >= 0 && in_array(res_json_get(cr, "included"), store))
+        if (store >= 0 && in_array(res_json_get(crash, "included"), store))
             fputs(", style=filled, fillcolor=palegreen", out);
-        else if (store >= 0 && in_array(res_json_get(cr, "excluded"), store))
+        else if (store >= 0 &&
+                 in_array(res_json_get(crash, "excluded"), store))
             fputs(", style=filled, fillcolor=lightpink", out);
         fputs("];\n", out);
     }

@@ -1,6 +1,7 @@
 /* `gpmc query`: one read-only statement, printed as a table, CSV or JSON. */
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/results_int.h"
@@ -111,10 +112,17 @@ static void json_value(ResArena *a, sqlite3_stmt *st, int i, FILE *out)
         break;
     case SQLITE_FLOAT: {
         double d = sqlite3_column_double(st, i);
-        if (isfinite(d))
-            fprintf(out, "%.17g", d);
-        else
+        /* The shortest of %.15g and %.17g that reads back as d. */
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.15g", d);
+        if (strtod(buf, NULL) != d)
+            snprintf(buf, sizeof buf, "%.17g", d);
+        if (!isfinite(d))
             fputs("null", out);
+        else if (strpbrk(buf, ".en"))
+            fputs(buf, out);
+        else
+            fprintf(out, "%s.0", buf);
         break;
     }
     default:

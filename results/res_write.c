@@ -21,79 +21,52 @@ static int insert_test(ResDb *db, const ResTest *t, int64_t *test_id)
     return s < 0 ? -s : RES_OK;
 }
 
-/* Step an insert prepared by the caller; rebinding is the caller's. */
-static int insert_done(ResDb *db, sqlite3_stmt *st)
+/* Bind row i of one of a check's child tables after its check id. */
+typedef int (*BindRow)(ResDb *db, sqlite3_stmt *st, int64_t id,
+                       const ResCheck *c, int i);
+
+static int bind_result(ResDb *db, sqlite3_stmt *st, int64_t id,
+                       const ResCheck *c, int i)
 {
-    int s = res_sql_step(db, st);
-    return s < 0 ? -s : RES_OK;
+    const ResResult *r = &c->results[i];
+    return res_sql_rebind(db, st, "iitttttii", id, (int64_t)r->cond_index,
+                          r->phase, r->quant, r->cond, r->verdict,
+                          r->expected, r->positive, r->negative);
 }
 
-static int insert_results(ResDb *db, int64_t id, const ResCheck *c)
+static int bind_outcome(ResDb *db, sqlite3_stmt *st, int64_t id,
+                        const ResCheck *c, int i)
 {
-    sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st,
-                             "INSERT INTO results(check_id, cond_index, phase,"
-                             " quant, cond, verdict, expected, positive,"
-                             " negative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             "");
-    for (int i = 0; !rc && i < c->nresults; i++) {
-        const ResResult *r = &c->results[i];
-        rc = res_sql_rebind(db, st, "iitttttii", id, (int64_t)r->cond_index,
-                            r->phase, r->quant, r->cond, r->verdict,
-                            r->expected, r->positive, r->negative);
-        if (!rc)
-            rc = insert_done(db, st);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    const ResOutcome *o = &c->outcomes[i];
+    return res_sql_rebind(db, st, "itti", id, o->phase, o->state, o->count);
 }
 
-static int insert_outcomes(ResDb *db, int64_t id, const ResCheck *c)
+static int bind_violation(ResDb *db, sqlite3_stmt *st, int64_t id,
+                          const ResCheck *c, int i)
 {
-    sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st,
-                             "INSERT INTO outcomes(check_id, phase, state,"
-                             " count) VALUES (?, ?, ?, ?)", "");
-    for (int i = 0; !rc && i < c->noutcomes; i++) {
-        const ResOutcome *o = &c->outcomes[i];
-        rc = res_sql_rebind(db, st, "itti", id, o->phase, o->state, o->count);
-        if (!rc)
-            rc = insert_done(db, st);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    const ResViolation *v = &c->violations[i];
+    return res_sql_rebind(db, st, "iitttti", id, (int64_t)v->cond_index,
+                          v->kind, v->image, v->witness, v->witness_json,
+                          (int64_t)v->depth);
 }
 
-static int insert_violations(ResDb *db, int64_t id, const ResCheck *c)
+static int bind_cost(ResDb *db, sqlite3_stmt *st, int64_t id,
+                     const ResCheck *c, int i)
 {
-    sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st,
-                             "INSERT INTO violations(check_id, cond_index,"
-                             " kind, image, witness, witness_json, depth)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?)", "");
-    for (int i = 0; !rc && i < c->nviolations; i++) {
-        const ResViolation *v = &c->violations[i];
-        rc = res_sql_rebind(db, st, "iitttti", id, (int64_t)v->cond_index,
-                            v->kind, v->image, v->witness, v->witness_json,
-                            (int64_t)v->depth);
-        if (!rc)
-            rc = insert_done(db, st);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    return res_sql_rebind(db, st, "itf", id, c->costs[i].metric,
+                          c->costs[i].value);
 }
 
-static int insert_costs(ResDb *db, int64_t id, const ResCheck *c)
+static int insert_rows(ResDb *db, int64_t id, const ResCheck *c,
+                       const char *sql, int n, BindRow bind)
 {
     sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st,
-                             "INSERT INTO costs(check_id, metric, value)"
-                             " VALUES (?, ?, ?)", "");
-    for (int i = 0; !rc && i < c->ncosts; i++) {
-        rc = res_sql_rebind(db, st, "itf", id, c->costs[i].metric,
-                            c->costs[i].value);
-        if (!rc)
-            rc = insert_done(db, st);
+    int rc = res_sql_prepare(db, &st, sql, "");
+    for (int i = 0; !rc && i < n; i++) {
+        rc = bind(db, st, id, c, i);
+        int s = rc ? 0 : res_sql_step(db, st);
+        if (s < 0)
+            rc = -s;
     }
     sqlite3_finalize(st);
     return rc;
@@ -119,8 +92,23 @@ static int write_rows(ResDb *db, int64_t run_id, const ResCheck *c,
     if (rc)
         return rc;
     int64_t id = sqlite3_last_insert_rowid(db->db);
-    if ((rc = insert_results(db, id, c)) || (rc = insert_outcomes(db, id, c)) ||
-        (rc = insert_violations(db, id, c)) || (rc = insert_costs(db, id, c)))
+    if ((rc = insert_rows(db, id, c,
+                          "INSERT INTO results(check_id, cond_index, phase,"
+                          " quant, cond, verdict, expected, positive,"
+                          " negative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          c->nresults, bind_result)) ||
+        (rc = insert_rows(db, id, c,
+                          "INSERT INTO outcomes(check_id, phase, state,"
+                          " count) VALUES (?, ?, ?, ?)",
+                          c->noutcomes, bind_outcome)) ||
+        (rc = insert_rows(db, id, c,
+                          "INSERT INTO violations(check_id, cond_index,"
+                          " kind, image, witness, witness_json, depth)"
+                          " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                          c->nviolations, bind_violation)) ||
+        (rc = insert_rows(db, id, c,
+                          "INSERT INTO costs(check_id, metric, value)"
+                          " VALUES (?, ?, ?)", c->ncosts, bind_cost)))
         return rc;
     *check_id = id;
     return RES_OK;

@@ -208,10 +208,15 @@ static void test_reads_allowed(void **state)
                "cid,name,type,notnull,dflt_value,pk\n"
                "0,key,TEXT,1,,1\n1,value,TEXT,1,,0\n");
     assert_csv(db, "PRAGMA integrity_check", "integrity_check\nok\n");
-    char *json = fx_query(db, "SELECT model, cycles, 1.5 AS x, NULL AS n,"
-                              " 'a\"b' AS s FROM checks", RES_FMT_JSON);
+    char *json = fx_query(db, "SELECT model, cycles, 1.5 AS x, 0.1 AS y,"
+                              " 2.0 AS z, NULL AS n, 'a\"b\n' AS s"
+                              " FROM checks", RES_FMT_JSON);
     assert_string_equal(json, "[\n{\"model\":\"hw\",\"cycles\":1000,"
-                              "\"x\":1.5,\"n\":null,\"s\":\"a\\\"b\"}\n]\n");
+                              "\"x\":1.5,\"y\":0.1,\"z\":2.0,\"n\":null,"
+                              "\"s\":\"a\\\"b\\n\"}\n]\n");
+    free(json);
+    json = fx_query(db, "SELECT 1 WHERE 0", RES_FMT_JSON);
+    assert_string_equal(json, "[]\n");
     free(json);
     char *table = fx_query(db, "SELECT model, states, 'x\ty' AS s,"
                                " NULL AS n FROM checks", RES_FMT_TABLE);
