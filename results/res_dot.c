@@ -73,8 +73,9 @@ static void print_nodes(const Nodes *ns, const char *cluster,
             fputc(' ', out);
             dot_text(res_json_str(s, "kernel"), out);
         }
-        if (res_json_get(s, "line"))
-            fprintf(out, ":%lld", (long long)res_json_int(s, "line", 0));
+        int64_t line = res_json_int(s, "line", -1);
+        if (line >= 0)
+            fprintf(out, ":%lld", (long long)line);
         static const char *const lines[] = {"instr", "effect"};
         for (int k = 0; k < 2; k++)
             if (res_json_str(s, lines[k])) {

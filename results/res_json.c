@@ -138,8 +138,9 @@ static ResJson *parse_container(Reader *r, ResJson *v, int depth)
             if (!(key = parse_string(r)))
                 return NULL;
             skip_ws(r);
-            if (*r->p++ != ':')
+            if (*r->p != ':')
                 return fail(r, "expected ':'");
+            r->p++;
         }
         ResJson *kid = parse_value(r, depth + 1);
         if (!kid)
@@ -153,9 +154,10 @@ static ResJson *parse_container(Reader *r, ResJson *v, int depth)
             r->p++;
             continue;
         }
-        if (*r->p++ != close)
+        if (*r->p != close)
             return fail(r, close == ']' ? "expected ',' or ']'"
                                         : "expected ',' or '}'");
+        r->p++;
         return v;
     }
 }
