@@ -94,11 +94,17 @@ int res_check_done(ResDb *db, const char *sha256, const char *model,
                    const char *config, const char *version);
 
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
+/* Run exactly one statement that only reads and print its rows; anything
+   else is RES_EINPUT with the reason, before any output. */
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out);
 /* which: verdicts unexpected costs disagreements */
 int res_report(ResDb *db, const char *which, FILE *out);
+/* A violation, or a check with all its rows, as text; with dot, the DOT
+   graphs of their witnesses instead. Unknown id: RES_EINPUT. */
 int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out);
 int res_show_check(ResDb *db, int64_t id, int dot, FILE *out);
+/* Copy the inputs into out_path (created if needed) without duplicates,
+   in one transaction; every input is checked before out_path is touched. */
 int res_merge(const char *out_path, const char *const *in, int nin,
               char *err, size_t errlen);
 
