@@ -94,8 +94,8 @@ int res_check_done(ResDb *db, const char *sha256, const char *model,
                    const char *config, const char *version);
 
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
-/* Run exactly one statement that only reads and print its rows; anything
-   else is RES_EINPUT with the reason, before any output. */
+/* Run exactly one statement that only reads and print its rows. A refused
+   or malformed statement is RES_EINPUT with the reason, before any output. */
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out);
 /* which: verdicts unexpected costs disagreements */
 int res_report(ResDb *db, const char *which, FILE *out);
