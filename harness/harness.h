@@ -7,6 +7,11 @@
 #ifndef GPMC_HARNESS_H
 #define GPMC_HARNESS_H
 
+#include <stdio.h>
+
+#include "checker/checker.h"
+#include "litmus/litmus.h"
+
 #define GPMC_VERSION "0.1.0"
 
 enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3 };
@@ -16,6 +21,41 @@ typedef struct {
     int (*fn)(int argc, char **argv);
     const char *synopsis;
 } HCommand;
+
+/* h_opts.c: options shared by run, suite and time. */
+enum { HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4 };
+
+typedef struct {
+    int models[LIT_NMODELS], nmodels;
+    LitDefine *defines;
+    int ndefines;
+    LitConfigSet *config;
+    int nconfig;
+    ChkOptions chk;
+    const char *db;
+    int json, help, resume, jobs, shard_i, shard_n;
+    const char **files;
+    int nfiles;
+} HOpts;
+
+int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
+                 const char *cmd);
+void h_opts_free(HOpts *o);
+int h_models_parse(const char *list, int *models, int *n);
+void h_lit_options(const HOpts *o, LitOptions *lo);
+
+/* h_print.c: herd-style and JSON reports of one check. */
+void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r);
+void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r);
+/* 1 when every result passes, the check is complete and no runtime error
+   went unexpected. */
+int h_report_passes(const LitProgram *p, const ChkReport *r);
+
+/* h_run.c */
+int h_cmd_run(int argc, char **argv);
+
+/* h_parse.c */
+int h_cmd_parse(int, char **);
 
 /* h_query.c: the read side of the results store. */
 int h_cmd_query(int argc, char **argv);

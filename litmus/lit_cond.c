@@ -1,0 +1,326 @@
+/* lit_cond: the conditions of `check` statements, typed as they are read
+   (a value or a condition) and checked against the phase. */
+#include <string.h>
+
+#include "litmus/litmus_int.h"
+
+/* A bare location name is read with index BARE until its use is known:
+   a value (scalar: index 0; array: an error) or the left of `== {…}`. */
+enum { BARE = -1 };
+
+static LitCond *node(LitParser *P, int kind, LitPos pos)
+{
+    LitCond *c = lit_parse_alloc(P, sizeof *c);
+    c->kind = (uint8_t)kind;
+    c->pos = pos;
+    return c;
+}
+
+static int is_cond(const LitCond *c)
+{
+    return c->kind >= LIT_C_EQ;
+}
+
+static void need_value(LitParser *P, LitCond *c)
+{
+    if (is_cond(c)) {
+        lit_parse_error(P, c->pos, "expected a value, found a condition");
+    } else if (c->kind == LIT_C_LOC && c->index == BARE) {
+        const LitLoc *l = &P->locs[c->loc].l;
+        if (l->is_array)
+            lit_parse_error(P, c->pos, "array '%s' used as a scalar (write "
+                            "%s[K] or %s == {...})", l->name, l->name,
+                            l->name);
+        c->index = 0;
+    }
+}
+
+static void need_cond(LitParser *P, LitCond *c)
+{
+    if (is_cond(c))
+        return;
+    int array = c->kind == LIT_C_LOC && c->index == BARE &&
+                P->locs[c->loc].l.is_array;
+    need_value(P, c);
+    if (!array)
+        lit_parse_error(P, c->pos, "expected a condition, found a value");
+}
+
+static LitCond *binary(LitParser *P, int kind, LitCond *l, LitCond *r)
+{
+    LitCond *c = node(P, kind, l->pos);
+    c->l = l;
+    c->r = r;
+    return c;
+}
+
+/* Arithmetic on two values; constants fold (wraparound, never fails). */
+static LitCond *arith(LitParser *P, int kind, LitCond *l, LitCond *r)
+{
+    need_value(P, l);
+    need_value(P, r);
+    if (l->kind == LIT_C_INT && r->kind == LIT_C_INT) {
+        static const int ops[] = {[LIT_C_ADD] = LIT_ADD, [LIT_C_SUB] = LIT_SUB,
+                                  [LIT_C_MUL] = LIT_MUL};
+        const char *why;
+        lit_arith(ops[kind], l->val, r->val, &l->val, &why);
+        return l;
+    }
+    return binary(P, kind, l, r);
+}
+
+static LitCond *cond(LitParser *P, int phase);
+
+/* G:rN — G was read, ':' is current */
+static LitCond *reg_term(LitParser *P, int phase, const LitToken *g)
+{
+    lit_parse_advance(P);
+    LitToken t = P->tok;
+    int64_t n;
+    if (lit_lex_register(&t, &n))
+        lit_parse_expected(P, "a register after ':'");
+    lit_parse_advance(P);
+    LitCond *c = node(P, LIT_C_REG, g->pos);
+    c->gtid = g->ival > INT32_MAX ? INT32_MAX : g->ival < 0 ? -1
+                                                            : (int32_t)g->ival;
+    if (n >= LIT_NREGS)
+        lit_parse_error(P, t.pos, "register '%.*s' out of range (r0..r31)",
+                        t.len, t.text);
+    else
+        c->reg = (uint8_t)n;
+    if (phase != LIT_FINAL)
+        lit_parse_error(P, g->pos, "register terms are allowed only in "
+                        "'final' conditions");
+    return c;
+}
+
+/* NAME ['[' expr ']'] — the name is current */
+static LitCond *name_term(LitParser *P, int phase)
+{
+    LitToken t = P->tok;
+    lit_parse_advance(P);
+    LitCond *c = node(P, LIT_C_INT, t.pos);
+    int64_t k = 0;
+    int indexed = P->tok.kind == LT_LBRACK, kst = LIT_OK;
+    if (indexed) {
+        lit_parse_open(P);
+        kst = lit_arith_expr(P, &k);
+        lit_parse_close(P, LT_RBRACK, "']'");
+    }
+    int i = lit_parse_find_loc(P, t.text, (size_t)t.len);
+    int p = lit_parse_find_param(P, t.text, (size_t)t.len);
+    int64_t reg;
+    if (i < 0) {
+        if (p >= 0 && !indexed)
+            c->val = P->params[p].p.value;
+        else if (p >= 0)
+            lit_parse_error(P, t.pos, "'%.*s' is a param, not a location",
+                            t.len, t.text);
+        else if (lit_lex_register(&t, &reg) == 0)
+            lit_parse_error(P, t.pos, "a register in a condition is written "
+                            "G:%.*s (thread G)", t.len, t.text);
+        else
+            lit_parse_error(P, t.pos, "undefined name '%.*s'", t.len, t.text);
+        return c;
+    }
+    const LitLocX *x = &P->locs[i];
+    if (x->l.space == LIT_SHARED)
+        lit_parse_error(P, t.pos, "conditions may not name shared location "
+                        "'%s'", x->l.name);
+    else if (phase == LIT_CRASH && x->l.space != LIT_PM)
+        lit_parse_error(P, t.pos, "crash conditions may name only pm "
+                        "locations; '%s' is dram", x->l.name);
+    c->kind = LIT_C_LOC;
+    c->loc = i;
+    c->index = indexed ? 0 : BARE;
+    if (indexed && kst == LIT_OK && !x->bad) {
+        if (k < 0 || k >= x->l.size)
+            lit_parse_error(P, t.pos, "index %lld out of range for '%s' "
+                            "(size %d)", (long long)k, x->l.name, x->l.size);
+        else
+            c->index = (int32_t)k;
+    }
+    return c;
+}
+
+/* primary := INT [':' REG] | NAME ['[' expr ']'] | '(' cond ')' */
+static LitCond *primary(LitParser *P, int phase)
+{
+    LitToken t = P->tok;
+    switch (t.kind) {
+    case LT_INT: {
+        lit_parse_advance(P);
+        if (P->tok.kind == LT_COLON)
+            return reg_term(P, phase, &t);
+        LitCond *c = node(P, LIT_C_INT, t.pos);
+        c->val = t.ival;
+        return c;
+    }
+    case LT_IDENT:
+        return name_term(P, phase);
+    case LT_LPAREN: {
+        lit_parse_open(P);
+        LitCond *c = cond(P, phase);
+        lit_parse_close(P, LT_RPAREN, "')'");
+        return c;
+    }
+    default:
+        lit_parse_expected(P, "a term");
+    }
+}
+
+/* neg := '-' neg | primary */
+static LitCond *neg(LitParser *P, int phase)
+{
+    if (P->tok.kind != LT_MINUS)
+        return primary(P, phase);
+    LitPos at = P->tok.pos;
+    lit_parse_advance(P);
+    LitCond *x = neg(P, phase);
+    need_value(P, x);
+    if (x->kind == LIT_C_INT) {
+        x->val = (int64_t)(0 - (uint64_t)x->val);
+        x->pos = at;
+        return x;
+    }
+    LitCond *c = node(P, LIT_C_NEG, at);
+    c->l = x;
+    return c;
+}
+
+/* prod := neg { '*' neg } */
+static LitCond *prod(LitParser *P, int phase)
+{
+    LitCond *l = neg(P, phase);
+    while (lit_parse_accept(P, LT_STAR))
+        l = arith(P, LIT_C_MUL, l, neg(P, phase));
+    return l;
+}
+
+/* sum := prod { ('+' | '-') prod } */
+static LitCond *sum(LitParser *P, int phase)
+{
+    LitCond *l = prod(P, phase);
+    for (;;) {
+        int kind = P->tok.kind == LT_PLUS    ? LIT_C_ADD
+                   : P->tok.kind == LT_MINUS ? LIT_C_SUB
+                                             : -1;
+        if (kind < 0)
+            return l;
+        lit_parse_advance(P);
+        l = arith(P, kind, l, prod(P, phase));
+    }
+}
+
+/* '{' expr { ',' expr } '}' after NAME == or NAME != — '{' is current */
+static LitCond *array_eq(LitParser *P, int kind, LitCond *l)
+{
+    LitPos at = P->tok.pos;
+    lit_parse_open(P);
+    int64_t *vals = NULL;
+    int32_t n = 0, cap = 0;
+    for (;;) {
+        int64_t v = 0;
+        lit_arith_expr(P, &v);
+        *LIT_PUSH(P, vals, n, cap) = v;
+        if (!lit_parse_accept(P, LT_COMMA))
+            break;
+    }
+    lit_parse_close(P, LT_RBRACE, "',' or '}'");
+    LitCond *c = node(P, kind, l->pos);
+    c->loc = l->loc;
+    c->n = n;
+    c->vals = vals;
+    if (l->kind != LIT_C_LOC || l->index != BARE) {
+        need_value(P, l);
+        lit_parse_error(P, at, "'{...}' must follow a bare array name");
+        return c;
+    }
+    const LitLocX *x = &P->locs[l->loc];
+    if (!x->l.is_array)
+        lit_parse_error(P, l->pos, "'%s' is not an array", x->l.name);
+    else if (!x->bad && n != x->l.size)
+        lit_parse_error(P, at, "'%s' has %d elements, list has %d",
+                        x->l.name, x->l.size, n);
+    return c;
+}
+
+static const struct {
+    int tok, kind;
+} cmpops[] = {
+    {LT_EQ, LIT_C_EQ}, {LT_NE, LIT_C_NE}, {LT_LT, LIT_C_LT},
+    {LT_LE, LIT_C_LE}, {LT_GT, LIT_C_GT}, {LT_GE, LIT_C_GE},
+};
+
+/* cmp := sum [ CMPOP sum | ('==' | '!=') '{' expr { ',' expr } '}' ] */
+static LitCond *cmp(LitParser *P, int phase)
+{
+    LitCond *l = sum(P, phase);
+    int kind = -1;
+    for (size_t i = 0; i < sizeof cmpops / sizeof cmpops[0]; i++)
+        if (P->tok.kind == cmpops[i].tok)
+            kind = cmpops[i].kind;
+    if (kind < 0)
+        return l;
+    lit_parse_advance(P);
+    if (P->tok.kind == LT_LBRACE && (kind == LIT_C_EQ || kind == LIT_C_NE))
+        return array_eq(P, kind == LIT_C_EQ ? LIT_C_ARREQ : LIT_C_ARRNE, l);
+    LitCond *r = sum(P, phase);
+    need_value(P, l);
+    need_value(P, r);
+    return binary(P, kind, l, r);
+}
+
+/* not := '!' not | cmp */
+static LitCond *cond_not(LitParser *P, int phase)
+{
+    if (P->tok.kind != LT_NOT)
+        return cmp(P, phase);
+    LitPos at = P->tok.pos;
+    lit_parse_advance(P);
+    LitCond *c = node(P, LIT_C_NOT, at);
+    c->l = cond_not(P, phase);
+    need_cond(P, c->l);
+    return c;
+}
+
+static LitCond *logic(LitParser *P, int kind, LitCond *l, LitCond *r)
+{
+    need_cond(P, l);
+    need_cond(P, r);
+    return binary(P, kind, l, r);
+}
+
+/* and := not { '&&' not } */
+static LitCond *cond_and(LitParser *P, int phase)
+{
+    LitCond *l = cond_not(P, phase);
+    while (lit_parse_accept(P, LT_AND))
+        l = logic(P, LIT_C_AND, l, cond_not(P, phase));
+    return l;
+}
+
+/* or := and { '||' and } */
+static LitCond *cond_or(LitParser *P, int phase)
+{
+    LitCond *l = cond_and(P, phase);
+    while (lit_parse_accept(P, LT_OR))
+        l = logic(P, LIT_C_OR, l, cond_and(P, phase));
+    return l;
+}
+
+/* cond := or [ '->' cond ] */
+static LitCond *cond(LitParser *P, int phase)
+{
+    LitCond *l = cond_or(P, phase);
+    if (!lit_parse_accept(P, LT_IMP))
+        return l;
+    return logic(P, LIT_C_IMP, l, cond(P, phase));
+}
+
+LitCond *lit_cond_parse(LitParser *P, int phase)
+{
+    LitCond *c = cond(P, phase);
+    need_cond(P, c);
+    return c;
+}

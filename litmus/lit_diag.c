@@ -1,0 +1,96 @@
+/* lit_diag: error messages "path:line:col: error: message", collected while
+   a file is read and handed over sorted by position. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/litmus_int.h"
+
+void lit_diag_init(LitDiag *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+void lit_diag_free(LitDiag *d)
+{
+    free(d->text);
+    memset(d, 0, sizeof *d);
+}
+
+void lit_diag_append(LitDiag *d, const char *line)
+{
+    size_t n = strlen(line);
+    if (d->len + n + 2 > d->cap) {
+        size_t cap = d->cap ? d->cap : 256;
+        while (cap < d->len + n + 2)
+            cap *= 2;
+        char *t = realloc(d->text, cap);
+        if (!t)
+            return;                     /* the count below still tells */
+        d->text = t;
+        d->cap = cap;
+    }
+    memcpy(d->text + d->len, line, n);
+    d->len += n;
+    if (n == 0 || line[n - 1] != '\n')
+        d->text[d->len++] = '\n';
+    d->text[d->len] = '\0';
+}
+
+int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap)
+{
+    char buf[512];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (e->n == e->cap) {
+        LitErr *v = lit_arena_grow(e->arena, e->v, e->n, &e->cap, sizeof *v);
+        if (!v)
+            return -1;
+        e->v = v;
+    }
+    char *msg = lit_arena_strdup(e->arena, buf);
+    if (!msg)
+        return -1;
+    e->v[e->n] = (LitErr){pos, e->n, msg};
+    e->n++;
+    return 0;
+}
+
+int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = lit_diag_verror(e, pos, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int by_pos(const void *x, const void *y)
+{
+    const LitErr *a = x, *b = y;
+    if (a->pos.line != b->pos.line)
+        return a->pos.line < b->pos.line ? -1 : 1;
+    if (a->pos.col != b->pos.col)
+        return a->pos.col < b->pos.col ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void lit_diag_flush(LitErrs *e, LitDiag *d)
+{
+    if (e->n > 1)
+        qsort(e->v, (size_t)e->n, sizeof *e->v, by_pos);
+    for (int32_t i = 0; i < e->n; i++) {
+        const LitErr *x = &e->v[i];
+        if (i > 0 && x->pos.line == x[-1].pos.line &&
+            x->pos.col == x[-1].pos.col && !strcmp(x->msg, x[-1].msg))
+            continue;
+        char line[1024];
+        if (x->pos.line > 0)
+            snprintf(line, sizeof line, "%s:%d:%d: error: %s", e->path,
+                     x->pos.line, x->pos.col, x->msg);
+        else
+            snprintf(line, sizeof line, "%s: error: %s", e->path, x->msg);
+        lit_diag_append(d, line);
+        d->nerrors++;
+    }
+    e->n = 0;
+}

@@ -1,0 +1,251 @@
+/*
+ * litmus_int — private header of the litmus front end: lexer, parser state,
+ * error collection, opcode table and the helpers the parser files share.
+ * Only the litmus sources and tests/test_lit_*.c include it.
+ *
+ * Flow: lit_parse_string → lit_lex (tokens) → lit_parse / lit_instr /
+ * lit_cond / lit_arith (statements, resolved as they are read: params and
+ * locations are declared before use, labels resolve at the end of a body)
+ * → lit_lower_finish (-D and --config, layout, deferred checks, assembly of
+ * the LitProgram). Syntax errors longjmp to the enclosing statement, which
+ * skips to its end; semantic errors are recorded and parsing goes on.
+ */
+#ifndef GPMC_LITMUS_INT_H
+#define GPMC_LITMUS_INT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+
+#include "litmus/litmus.h"
+
+/* ---- limits ------------------------------------------------------------ */
+
+enum {
+    LIT_NREGS = 32,
+    LIT_MAX_THREADS = 1 << 20,          /* per kernel */
+    LIT_MAX_WORDS = 1 << 24,            /* per declaration */
+    LIT_MAX_SPACE = 1 << 28,            /* words of one memory space */
+    LIT_DEFAULT_WARP = 32
+};
+
+/* ---- arena vectors ----------------------------------------------------- */
+
+/* Grow *arr (n used, *cap allocated, elements of elem bytes) inside the
+   arena; the old block is abandoned to the arena. NULL when out of memory. */
+void *lit_arena_grow(LitArena *a, void *arr, int32_t n, int32_t *cap,
+                     size_t elem);
+
+/* ---- error collection -------------------------------------------------- */
+
+typedef struct {
+    LitPos pos;                         /* line 0: about the whole file */
+    int32_t seq;                        /* report order, to sort stably */
+    char *msg;
+} LitErr;
+
+typedef struct {
+    LitArena *arena;
+    const char *path;
+    LitErr *v;
+    int32_t n, cap;
+} LitErrs;
+
+/* Record one error; messages are formatted like printf. 0 ok, -1 OOM. */
+int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap);
+/* Sort by position (file-level first), drop exact repeats, append to d. */
+void lit_diag_flush(LitErrs *e, LitDiag *d);
+/* Append one preformatted line ("path: error: ...") to d. */
+void lit_diag_append(LitDiag *d, const char *line);
+
+/* ---- growable strings (lit_str.c) ------------------------------------- */
+
+typedef struct {
+    char *s;                            /* NUL-terminated once written */
+    size_t len, cap;
+    int failed;                         /* out of memory: output is short */
+} LitStr;
+
+void lit_str_printf(LitStr *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void lit_str_copy(const LitStr *s, char *buf, size_t len);  /* truncates */
+void lit_str_free(LitStr *s);
+
+/* ---- printing pieces (lit_print.c) ------------------------------------- */
+
+void lit_print_int(LitStr *s, int64_t v);       /* reads back as v */
+void lit_print_cond(LitStr *s, const LitProgram *p, const LitCond *c);
+/* "QUANT (COND)" or "noerror" */
+void lit_print_check_text(LitStr *s, const LitProgram *p, const LitCheck *c);
+
+/* ---- lexer ------------------------------------------------------------- */
+
+typedef enum {
+    LT_EOF, LT_NL, LT_IDENT, LT_INT, LT_DECIMAL, LT_STRING, LT_WORD,
+    LT_ERROR,
+    LT_LPAREN, LT_RPAREN, LT_LBRACK, LT_RBRACK, LT_LBRACE, LT_RBRACE,
+    LT_COMMA, LT_COLON, LT_SEMI, LT_ASSIGN,
+    LT_EQ, LT_NE, LT_LT, LT_LE, LT_GT, LT_GE,
+    LT_PLUS, LT_MINUS, LT_STAR, LT_SLASH, LT_PERCENT,
+    LT_NOT, LT_AND, LT_OR, LT_IMP, LT_TILDE,
+    LT_NKINDS
+} LitTokKind;
+
+typedef struct {
+    uint8_t kind;                       /* LitTokKind */
+    const char *text;                   /* into the source */
+    int32_t len;
+    int64_t ival;                       /* LT_INT */
+    const char *msg;                    /* LT_ERROR: what is wrong */
+    LitPos pos;
+} LitToken;
+
+typedef struct {
+    const char *p, *end;
+    const char *bol;                    /* start of the current line */
+    int32_t line;
+    char msg[96];                       /* the last LT_ERROR's message */
+} LitLexer;
+
+void lit_lex_init(LitLexer *lx, const char *src, size_t len);
+void lit_lex_next(LitLexer *lx, LitToken *t);
+/* The next run of non-blank characters as one LT_WORD (the test name);
+   an ordinary token when the line ends or a comment starts first. */
+void lit_lex_word(LitLexer *lx, LitToken *t);
+/* "'foo'", "end of line", "end of file", "'=='" — for messages. */
+void lit_lex_describe(const LitToken *t, char *buf, size_t len);
+int lit_lex_is(const LitToken *t, const char *word);   /* IDENT == word */
+/* rN: 0 and *n set (N may exceed 31); -1 when t is not a register. */
+int lit_lex_register(const LitToken *t, int64_t *n);
+
+/* ---- opcodes ----------------------------------------------------------- */
+
+typedef enum {
+    LIT_SH_NONE,                        /* nop */
+    LIT_SH_LD,                          /* rD, M */
+    LIT_SH_ST,                          /* M, S */
+    LIT_SH_ATOM,                        /* rD, M, S */
+    LIT_SH_CAS,                         /* rD, M, C, S */
+    LIT_SH_MOV,                         /* rD, S */
+    LIT_SH_ALU,                         /* rD, A, B */
+    LIT_SH_BRA,                         /* L */
+    LIT_SH_BCOND,                       /* A, B, L */
+    LIT_SH_ASSERT,                      /* A OP B */
+    LIT_SH_MEM                          /* M */
+} LitShape;
+
+extern const char *const lit_cmp_names[6];                /* "==" … ">=" */
+extern const char *const lit_sreg_names[LIT_NSREG];       /* "%tid" … */
+int lit_opcode_lookup(const char *name, size_t len);      /* -1 unknown */
+const char *lit_opcode_name(int op);                      /* canonical */
+int lit_opcode_shape(int op);                             /* LitShape */
+const char *lit_opcode_usage(int op);                     /* "st M, S" */
+int lit_sreg_lookup(const char *name, size_t len);        /* without '%' */
+
+/* ---- parser state ------------------------------------------------------ */
+
+typedef struct {
+    int32_t instr;                      /* branch instruction */
+    const char *name;
+    LitPos pos;
+} LitLabelRef;
+
+/* One body under construction. */
+typedef struct {
+    LitInstr *code;
+    int32_t ninstr, capinstr;
+    LitLabel *labels;
+    int32_t nlabels, caplabels;
+    LitPos *label_pos;                  /* parallel to labels */
+    int32_t caplabel_pos;
+    LitLabelRef *refs;
+    int32_t nrefs, caprefs;
+    uint32_t regs_used;
+} LitBodyBuild;
+
+/* Declarations as the parser keeps them: the IR record and what only the
+   parser needs. `bad`: its value is unusable after a reported error, so
+   later uses stay silent instead of cascading. */
+typedef struct { LitParam p; uint8_t bad; } LitParamX;
+typedef struct { LitLoc l; uint8_t bad; LitPos pin_pos; } LitLocX;
+typedef struct { LitKernel k; uint8_t bad; } LitKernelX;
+typedef struct { LitCheck c; LitPos phase_pos; } LitCheckX;
+
+typedef struct {
+    const char *path;
+    LitLexer lx;
+    LitToken tok;                       /* current token */
+    int nest;                           /* open ( and [: newlines are blank */
+    int nl_skipped;                     /* a newline was blank before tok */
+    jmp_buf *jb;                        /* syntax error: back to statement */
+    jmp_buf *oom;                       /* out of memory: abandon the file */
+    LitArena *arena;                    /* the program's */
+    LitErrs errs;
+    const LitOptions *opt;
+    uint8_t *define_used;
+
+    int seen_test;
+    LitPos recover_pos;                 /* line 0: no recover block */
+    LitPos config_pos[LIT_NCONFIG];     /* where the file set each key */
+
+    LitProgram *prog;                   /* name, doc, config filled here */
+    LitParamX *params;
+    int32_t nparams, capparams;
+    LitLocX *locs;
+    int32_t nlocs, caplocs;
+    LitKernelX *mk, *rk;                /* main and recovery kernels */
+    int32_t nmk, capmk, nrk, caprk;
+    int32_t *rseq;                      /* recovery launches: main i is i,
+                                           recovery j is -(j+1) */
+    int32_t nrseq, caprseq;
+    LitCheckX *checks;
+    int32_t nchecks, capchecks;
+} LitParser;
+
+/* Value status of a constant expression or name (not a syntax error). */
+enum { LIT_OK = 0, LIT_BAD = 1 };
+
+/* Shared parser helpers (lit_parse.c). */
+void *lit_parse_alloc(LitParser *P, size_t n);
+void *lit_parse_grow(LitParser *P, void *arr, int32_t n, int32_t *cap,
+                     size_t elem);
+#define LIT_PUSH(P, arr, n, cap) \
+    ((n) == (cap) ? (void)((arr) = lit_parse_grow((P), (arr), (n), &(cap), \
+                                                  sizeof *(arr))) \
+                  : (void)0, \
+     &(arr)[(n)++])
+char *lit_parse_strndup(LitParser *P, const char *s, size_t n);
+void lit_parse_advance(LitParser *P);
+int lit_parse_accept(LitParser *P, int kind);
+void lit_parse_expect(LitParser *P, int kind, const char *what);
+void lit_parse_open(LitParser *P);      /* consume ( or [: nest++ */
+void lit_parse_close(LitParser *P, int kind, const char *what);
+int lit_parse_at_end(LitParser *P);     /* newline, ';', '}' or EOF */
+void lit_parse_error(LitParser *P, LitPos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+_Noreturn void lit_parse_syntax(LitParser *P, LitPos pos, const char *fmt,
+                                ...) __attribute__((format(printf, 3, 4)));
+/* Syntax error "expected WHAT, found <current token>"; silent when the
+   current token is a lexical error, which was reported already. */
+_Noreturn void lit_parse_expected(LitParser *P, const char *what);
+int lit_parse_find_param(LitParser *P, const char *name, size_t len);
+int lit_parse_find_loc(LitParser *P, const char *name, size_t len);
+
+/* Constant expressions (lit_arith.c). LIT_OK and *v, or LIT_BAD. */
+int lit_arith_expr(LitParser *P, int64_t *v);
+
+/* Bodies (lit_instr.c): one instruction whose opcode token was read, one
+   label, and the end of the body (branch targets, undefined labels). */
+void lit_instr_parse(LitParser *P, LitBodyBuild *b, const LitToken *op);
+void lit_instr_label(LitParser *P, LitBodyBuild *b, const LitToken *name);
+void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out);
+
+/* One condition (lit_cond.c); the phase decides which names it may use. */
+LitCond *lit_cond_parse(LitParser *P, int phase);
+
+/* After the last statement (lit_lower.c, lit_layout.c). */
+void lit_lower_finish(LitParser *P);
+void lit_layout(LitParser *P);
+
+#endif
