@@ -57,4 +57,10 @@ int h_cmd_run(int argc, char **argv);
 /* h_parse.c */
 int h_cmd_parse(int, char **);
 
+/* h_query.c: the read side of the results store. */
+int h_cmd_query(int argc, char **argv);
+int h_cmd_report(int argc, char **argv);
+int h_cmd_show(int argc, char **argv);
+int h_cmd_merge(int argc, char **argv);
+
 #endif
