@@ -7,6 +7,8 @@
 
 static const HCommand commands[] = {
     {"parse", h_cmd_parse, "parse FILE...   print the canonical form"},
+    {"suite", h_cmd_suite, "suite DIR|FILE... [--model ...] [--jobs N] [--db F] "
+                           "[--shard I/N] [--resume]"},
     {"run", h_cmd_run, "run FILE... [--model M,...|all] [-D N=V] "
                        "[--crash-depth D] [--naive] [--json] [--db F]"},
     {"query", h_cmd_query, "query [--db F] [--csv|--json] \"SELECT ...\""},
