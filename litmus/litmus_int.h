@@ -241,7 +241,8 @@ void lit_instr_parse(LitParser *P, LitBodyBuild *b, const LitToken *op);
 void lit_instr_label(LitParser *P, LitBodyBuild *b, const LitToken *name);
 void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out);
 
-/* One condition (lit_cond.c); the phase decides which names it may use. */
+/* '(' condition ')' (lit_cond.c); the phase decides which names it may
+   use. */
 LitCond *lit_cond_parse(LitParser *P, int phase);
 
 /* After the last statement (lit_lower.c, lit_layout.c). */
