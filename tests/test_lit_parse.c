@@ -449,7 +449,7 @@ static void test_operand_errors(void **state)
     OPERR(" ld r0 x", "t.litmus:4:8: error: expected ',', found 'x'");
     OPERR(" st x[r0 * 2], 1", "t.litmus:4:10: error: expected ']', found "
                               "'*'");
-    OPERR(" st x[1 + r0], 1", "t.litmus:4:12: error: register 'r0' not "
+    OPERR(" st x[1 + r0], 1", "t.litmus:4:11: error: register 'r0' not "
                               "allowed in a constant expression");
     OPERR(" assert r0, 1", "t.litmus:4:11: error: expected a comparison "
                            "(== != < <= > >=), found ','");
@@ -706,7 +706,7 @@ static void test_condition_syntax_errors(void **state)
     CERR("(!x)", "t.litmus:5:22: error: expected a condition, found a value");
     CERR("((x == 1) + 1 == 2)", "t.litmus:5:22: error: expected a value, "
                                 "found a condition");
-    CERR("(x + 1 == {1})", "t.litmus:5:31: error: '{...}' must follow a bare "
+    CERR("(x + 1 == {1})", "t.litmus:5:30: error: '{...}' must follow a bare "
                            "array name");
 #undef CERR
 }
