@@ -347,6 +347,7 @@ static void st_config(LitParser *P)
     lit_parse_expect(P, LT_ASSIGN, "'='");
     LitToken val = P->tok;
     const char *start = val.text;
+    LitPos vat = val.pos;
     if (val.kind == LT_MINUS) {
         lit_parse_advance(P);
         val = P->tok;
@@ -372,7 +373,7 @@ static void st_config(LitParser *P)
                                    (size_t)(val.text + val.len - start));
     char msg[256];
     if (lit_config_set(&P->prog->config, k, text, msg, sizeof msg))
-        lit_parse_error(P, val.pos, "%s", msg);
+        lit_parse_error(P, vat, "%s", msg);
 }
 
 /* ---- declarations ------------------------------------------------------ */
