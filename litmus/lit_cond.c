@@ -57,7 +57,7 @@ static void need_value(Ctx *C, LitCond *c)
         defer(C, c->pos, "expected a value, found a condition");
     } else if (c->kind == LIT_C_LOC && c->index == BARE) {
         const LitLoc *l = &C->P->locs[c->loc].l;
-        if (l->is_array)
+        if (l->is_array && !C->P->locs[c->loc].bad)
             defer(C, c->pos, "array '%s' used as a scalar (write "
                             "%s[K] or %s == {...})", l->name, l->name,
                             l->name);
@@ -70,7 +70,7 @@ static void need_cond(Ctx *C, LitCond *c)
     if (is_cond(c))
         return;
     int array = c->kind == LIT_C_LOC && c->index == BARE &&
-                C->P->locs[c->loc].l.is_array;
+                (C->P->locs[c->loc].l.is_array || C->P->locs[c->loc].bad);
     need_value(C, c);
     if (!array)
         defer(C, c->pos, "expected a condition, found a value");

@@ -272,6 +272,9 @@ static void test_condition_arrays(void **state)
     assert_error(COND("N[0] == 1"),
                  "t.litmus:7:21: error: 'N' is a param, not a location");
 #undef COND
+    /* a declaration with a bad size says nothing more */
+    assert_error("test t\npm b[0]\ncheck final exists (b == 1 && b)",
+                 "t.litmus:2:6: error: size of 'b' must be positive, got 0");
 }
 
 static void test_expect(void **state)
