@@ -105,7 +105,7 @@ typedef struct {
     const char *p, *end;
     const char *bol;                    /* start of the current line */
     int32_t line;
-    char msg[96];                       /* the last LT_ERROR's message */
+    char msg[256];                      /* the last LT_ERROR's message */
 } LitLexer;
 
 void lit_lex_init(LitLexer *lx, const char *src, size_t len);

@@ -157,6 +157,11 @@ static void test_errors(void **state)
               1, 1);
     lex_error("a /* b\n c", "unterminated comment", 1, 3);
     lex_error("st.", "invalid character '.'", 1, 3);
+    lex_error("a \x01", "invalid character '\\x01'", 1, 3);
+    lex_error("\xc3\xa9t\xc3\xa9", "invalid character '\xc3\xa9'", 1, 1);
+    lex_error("12345678901234567890123456789012345678901234567890x",
+              "invalid number '1234567890123456789012345678901234567890...'",
+              1, 1);
 }
 
 static void test_error_then_continue(void **state)
