@@ -145,7 +145,9 @@ typedef struct ChkRun {
 
     int status;
     const char *reason;
-    int64_t states, transitions, crash_points, recoveries, final_states;
+    int64_t states, transitions, crash_points, recoveries;
+    ChkTable finals;                    /* observable terminal states */
+    uint64_t *fbuf;
     double t0;
     int oom;
 } ChkRun;

@@ -59,11 +59,11 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
     if (e->kind == MDL_E_LIVELOCK || e->kind == MDL_E_DEADLOCK ||
         e->kind == MDL_E_DIVERGENCE)
         snprintf(text, sizeof text, "%s: %s%s", mdl_err_names[e->kind],
-                 e->msg, recovery ? " (in recovery)" : "");
+                 e->msg, recovery ? " in recovery" : "");
     else
-        snprintf(text, sizeof text, "%s: %s at %s line %d, thread %d%s",
-                 mdl_err_names[e->kind], e->msg, kname, (int)e->line,
-                 (int)e->gtid, recovery ? " (in recovery)" : "");
+        snprintf(text, sizeof text, "%s: %s at %s:%d (%s, thread %d)%s",
+                 mdl_err_names[e->kind], e->msg, R->p->path, (int)e->line,
+                 kname, (int)e->gtid, recovery ? " in recovery" : "");
     n = (uint32_t)((strlen(text) + 8) / 8);
     memset(key, 0, sizeof key);
     memcpy(key, text, strlen(text));
@@ -411,7 +411,14 @@ int chk_explore_main(ChkRun *R)
                     R->out_state[LIT_FINAL].v[o] = i;
                 }
             }
-            R->final_states++;
+            {
+                uint32_t n = mdl_observable(R->m, cur, R->fbuf), fid;
+                if (chk_table_put(&R->finals, R->fbuf, n,
+                                  chk_hash_words(R->fbuf, n), &fid) < 0) {
+                    oom(R);
+                    break;
+                }
+            }
         }
         v.cur = i;
         v.depth = depth;

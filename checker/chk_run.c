@@ -8,7 +8,8 @@
  * ends showing it. Positive/negative count the distinct outcomes of the
  * phase that satisfy / falsify the condition. For `noerror`, positive is
  * the number of distinct runtime errors and negative the number of
- * terminal states of the main program.
+ * distinct terminal states of the main program as the program sees them
+ * (registers and memory, not the persistency state).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,10 @@ static int setup(ChkRun *R, char *err, size_t errlen)
     R->pm = calloc((size_t)R->p->pm_words + 1, sizeof *R->pm);
     R->dram = calloc((size_t)R->p->dram_words + 1, sizeof *R->dram);
     R->obuf = calloc(ob, sizeof *R->obuf);
+    R->fbuf = calloc((size_t)mw + (size_t)R->p->pm_words + 1, sizeof *R->fbuf);
     if (!R->space || !R->lvl_state || !R->lvl_touched || !R->lvl_out ||
         !R->lvl_err || !R->lvl_capout || !R->lvl_caperr || !R->pm ||
-        !R->dram || !R->obuf) {
+        !R->dram || !R->obuf || !R->fbuf) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -113,6 +115,8 @@ static void teardown(ChkRun *R)
     chk_table_free(&R->robs);
     chk_table_free(&R->errs);
     chk_table_free(&R->memo_keys);
+    chk_table_free(&R->finals);
+    free(R->fbuf);
     free(R->err);
     free(R->memo);
     free(R->mbest);
@@ -277,7 +281,7 @@ static void build_report(ChkRun *R, ChkReport *rep)
         if (ph == LIT_NOERROR) {
             noerror = k;
             r->positive = R->errs.n;
-            r->negative = R->final_states;
+            r->negative = R->finals.n;
             r->verdict = R->errs.n == 0;
             continue;
         }

@@ -1014,6 +1014,14 @@ void mdl_observe(const Model *m, const MdlState *s, int64_t *pm, int64_t *dram)
             dram[i] = (int64_t)s->w[L->dram_off + (uint32_t)i];
 }
 
+uint32_t mdl_observable(const Model *m, const MdlState *s, uint64_t *out)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    memcpy(out, s->w, L->mthr_off * sizeof *out);
+    m->ops->visible(m, s, L->pm_off, (int64_t *)(out + L->mthr_off));
+    return L->mthr_off + (uint32_t)m->p->pm_words;
+}
+
 int64_t mdl_reg(const Model *m, const MdlState *s, int32_t gtid, int reg)
 {
     const MdlLaunch *L = mdl_launch_of(m, s);

@@ -159,6 +159,10 @@ uint32_t mdl_persist_key(const Model *m, const MdlState *s);
 
 /* Observable memory: PM as loads would see it, and dram. */
 void mdl_observe(const Model *m, const MdlState *s, int64_t *pm, int64_t *dram);
+/* The state as a program sees it: thread, shared and dram words followed
+   by PM as loads would see it, with nothing of the persistency state.
+   Writes at most mdl_max_words + pm_words words; returns how many. */
+uint32_t mdl_observable(const Model *m, const MdlState *s, uint64_t *out);
 /* Register N of global thread G of the current (or last) launch. */
 int64_t mdl_reg(const Model *m, const MdlState *s, int32_t gtid, int reg);
 /* "x", "out[3]": the location holding a word of a memory space. */
