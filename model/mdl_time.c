@@ -283,7 +283,7 @@ static void maybe_join(Tm *t)
     end = t->now > t->last_issue ? t->now : t->last_issue;
     t->ended = 0;
     for (int32_t i = 0; i < t->nwarp; i++)
-        tm_warp_idle(t, &t->w[i], C_NONE);
+        tm_warp_idle(t, &t->w[i], C_NONE, end);
     if (mdl_terminal(t->m, &t->s)) {
         t->done = 1;
         t->out->cycles = end;

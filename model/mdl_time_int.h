@@ -278,7 +278,7 @@ void tm_warp_event(Tm *t, int32_t w);
 void tm_wake(Tm *t, int32_t w, Tick at);
 void tm_set_wait(Tm *t, int32_t w, int wait);
 void tm_cause(Tm *t, TmWarp *w, int cause, Tick at);
-void tm_warp_idle(Tm *t, TmWarp *w, int cause);
+void tm_warp_idle(Tm *t, TmWarp *w, int cause, Tick at);
 void tm_warp_req_done(Tm *t, const TmReq *r);
 
 /* mdl_time_pbar.c */

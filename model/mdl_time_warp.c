@@ -51,14 +51,14 @@ void tm_cause(Tm *t, TmWarp *w, int cause, Tick at)
     w->since = at;
 }
 
-/* The warp has nothing to issue now: it waits for `cause`, or (C_NONE)
-   has finished; a finished warp was not held by the LSU or a register,
+/* The warp has nothing to issue from `at` on: it waits for `cause`, or
+   (C_NONE) has finished; a finished warp was not held by the LSU or a register,
    whatever its last instruction left in flight. */
-void tm_warp_idle(Tm *t, TmWarp *w, int cause)
+void tm_warp_idle(Tm *t, TmWarp *w, int cause, Tick at)
 {
     if (cause == C_NONE && w->cause == C_MEM)
         w->cause = C_NONE;
-    tm_cause(t, w, cause, t->now);
+    tm_cause(t, w, cause, at);
 }
 
 void tm_warp_req_done(Tm *t, const TmReq *r)
@@ -383,7 +383,7 @@ static void issue(Tm *t, int32_t wi)
     }
     n = t->ended ? 0 : pick_group(t, w);
     if (!n) {
-        tm_warp_idle(t, w, idle_cause(t, w));
+        tm_warp_idle(t, w, idle_cause(t, w), t->now);
         return;
     }
     in = &t->k->bodies[t->L->body[t->grp[0]]].code[pc_of(t, t->grp[0])];

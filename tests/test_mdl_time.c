@@ -1,0 +1,398 @@
+/*
+ * test_mdl_time.c — the timing model (model.h "timing", specs/timing.md):
+ * cycle counts derived by hand from the parameters, stall attribution,
+ * NVM write counts, errors, monotonicity and determinism.
+ *
+ * Constants with the default configuration (core 1.8 GHz, icnt 1.4 GHz,
+ * mem 1.2 GHz, NVM 160/480 ns, DRAM 160 ns, 128-byte lines):
+ *   crossbar traversal  ceil(32 * 1.8/1.4)      = 42
+ *   port occupancy      ceil(flits * 1.8/1.4): 1 flit 2, 2 flits 3,
+ *                       5 flits (a 128-byte line) 7, 9 flits (256 bytes) 12
+ *   L2 tag port         1, L2 latency 20
+ *   controller          front end 2 (1 mem cycle), latency 18 (12 mem cycles)
+ *   NVM write 864, NVM read 288, DRAM read 288; L1 hit 20
+ * A request issued at t takes the LSU at t and leaves at t + 1; it reaches
+ * its partition port at +42, the L2 tag port when the port is done, L2 is
+ * done 20 after the tag port; a write-through or writeback goes to the
+ * controller at once and is accepted in the WPQ at front end + 18; an
+ * acknowledgement reaches the SM port 42 later and completes when the SM
+ * port (2 per control flit) is done.
+ */
+#include "tests/check_util.h"
+#include "model/model.h"
+
+static MdlCosts timed(const char *text, int model)
+{
+    LitProgram *p = cu_parse(text);
+    MdlCosts c;
+    char err[256];
+    assert_int_equal(mdl_time(p, model, &c, err, sizeof err), 0);
+    lit_program_free(p);
+    return c;
+}
+
+static const char *lone =
+    "test lone\npm x = 0\nkernel k grid 1 block 1 {\n  st x, 1\n}\n";
+
+/* A lone store under hw: LSU 0, leaves 1, partition port 43..46 (2 flits),
+   tag port 46, L2 done 66 (allocated dirty), ack at the SM port 108..110.
+   The join waits for it: 110 cycles. Nothing reaches NVM during the run;
+   the dirty line is the one end writeback (128 bytes).
+   Under strict the store is written through and fenced: L2 done 66,
+   controller 66..68, accepted 84, ack 126..128; the warp, free at 1, waits
+   for the fence until 128: 127 fence cycles; one 8-byte NVM write. */
+static void test_lone_store(void **state)
+{
+    MdlCosts c;
+    (void)state;
+    c = timed(lone, LIT_HW);
+    assert_int_equal(c.status, MDL_TIME_OK);
+    assert_int_equal(c.cycles, 110);
+    assert_int_equal(c.stall_fence + c.stall_pbar + c.stall_bar +
+                     c.stall_mem, 0);
+    assert_int_equal(c.nvm_writes, 1);
+    assert_int_equal(c.nvm_bytes, 128);
+    assert_int_equal(c.end_writebacks, 1);
+    assert_int_equal(c.l2_writebacks, 0);
+    assert_int_equal(c.wpq_peak, 0);
+    assert_int_equal(c.instructions, 1);
+    c = timed(lone, LIT_STRICT);
+    assert_int_equal(c.cycles, 128);
+    assert_int_equal(c.stall_fence, 127);
+    assert_int_equal(c.nvm_writes, 1);
+    assert_int_equal(c.nvm_bytes, 8);
+    assert_int_equal(c.end_writebacks, 0);
+    assert_int_equal(c.wpq_peak, 1);
+}
+
+/* st; clwb; sfence under hw. The store as above (ack 110). clwb at 1: LSU
+   1, leaves 2, port arrival 44 but busy until 46: 46..48, tag port free at
+   47: 48, L2 done 68, the line is dirty: written back, controller 68..70,
+   accepted 86, ack arrives 128, SM port free (110): 128..130. sfence at 2
+   waits until 130: 130 - 3 = 127 fence cycles. One writeback, one NVM line
+   write (drained at 86 + 864 = 950, after the run), nothing dirty at the
+   end. Every model runs the program's own instructions the same way. */
+static void test_store_clwb_sfence(void **state)
+{
+    const char *text = "test clwb\npm x = 0\nkernel k grid 1 block 1 {\n"
+                       "  st x, 1\n  clwb x\n  sfence\n}\n";
+    (void)state;
+    for (int m = LIT_EPOCH; m <= LIT_HW; m++) {
+        MdlCosts c = timed(text, m);
+        assert_int_equal(c.cycles, 130);
+        assert_int_equal(c.stall_fence, 127);
+        assert_int_equal(c.l2_writebacks, 1);
+        assert_int_equal(c.nvm_writes, 1);
+        assert_int_equal(c.nvm_bytes, 128);
+        assert_int_equal(c.end_writebacks, 0);
+        assert_int_equal(c.wpq_peak, 1);
+        assert_int_equal(c.instructions, 3);
+    }
+}
+
+/* st.wt; sfence; pcommit; sfence with a volatile WPQ. The write-through:
+   L2 done 66, controller 66..68, accepted 84 (its NVM write ends at 948),
+   ack 126..128. The first sfence (at 1) waits until 128: 126 cycles.
+   pcommit at 128 leaves at 129 toward all 8 controllers, each through
+   partition c: port 171..173, tag 173, L2 done 193, controller 193..195,
+   there at 211. Controllers 1-7 have nothing queued and answer: acks reach
+   the SM at 253 and take its port one after another, 253..267. Controller
+   0 answers when its entry is written, 948: ack at 990, port 990..992. The
+   second sfence (at 129) waits until 992: 862 cycles. Total 992. */
+static void test_volatile_pcommit(void **state)
+{
+    MdlCosts c = timed("test pc\nconfig wpq = volatile\npm x = 0\n"
+                       "kernel k grid 1 block 1 {\n"
+                       "  st.wt x, 1\n  sfence\n  pcommit\n  sfence\n}\n",
+                       LIT_HW);
+    (void)state;
+    assert_int_equal(c.cycles, 992);
+    assert_int_equal(c.stall_fence, 126 + 862);
+    assert_int_equal(c.nvm_writes, 1);
+    assert_int_equal(c.nvm_bytes, 8);
+    assert_int_equal(c.l2_writebacks, 0);
+    assert_int_equal(c.instructions, 4);
+}
+
+/* wpq_entries = 1, nvm_banks = 1, controllers = 1: two write-throughs to
+   lines 0 and 1 (partitions 0 and 1, both on controller 0). x: accepted
+   84, written 84..948, ack 126..128. y: L2 done 67, front end busy until
+   68: 68..70, there at 88, the WPQ is full: it waits (back-pressure) until
+   x drains at 948, is accepted then and written 948..1812; its ack 990..992.
+   The sfence at 2 waits until 992: 989 cycles. */
+static void test_wpq_backpressure(void **state)
+{
+    MdlCosts c = timed("test bp\nconfig wpq_entries = 1\nconfig nvm_banks = 1\n"
+                       "config controllers = 1\npm x = 0\npm y = 0\n"
+                       "kernel k grid 1 block 1 {\n"
+                       "  st.wt x, 1\n  st.wt y, 2\n  sfence\n}\n", LIT_HW);
+    (void)state;
+    assert_int_equal(c.cycles, 992);
+    assert_int_equal(c.stall_fence, 989);
+    assert_int_equal(c.wpq_peak, 1);
+    assert_int_equal(c.nvm_writes, 2);
+    assert_int_equal(c.nvm_bytes, 16);
+}
+
+/* 32 threads of one warp store 32 words. With 256-byte lines they fill one
+   line: one request of 256 bytes (9 flits: port 43..55), tag 55, L2 done
+   75, ack 117..119: 119 cycles, one dirty line at the end.
+   Stored 32 lines apart instead (after a mul, ready next cycle), the warp
+   sends 32 requests, one LSU slot each (1..32, leaving 2..33). Line i goes
+   to partition i mod 16: partition p takes line p at 44+p (port to 47+p,
+   L2 done 67+p) and line p+16 at 60+p (L2 done 83+p). The acks arrive at
+   109..140, one per cycle, and the SM port serves one every 2 cycles:
+   109 + 2 * 32 = 173. The warp is done, so the LSU backlog is not a
+   stall. 32 dirty lines at the end. */
+static void test_coalescing(void **state)
+{
+    MdlCosts c = timed("test co\nconfig line_bytes = 256\npm a[32] = 0\n"
+                       "kernel k grid 1 block 32 {\n  st a[%tid], 1\n}\n",
+                       LIT_HW);
+    (void)state;
+    assert_int_equal(c.cycles, 119);
+    assert_int_equal(c.end_writebacks, 1);
+    assert_int_equal(c.nvm_bytes, 256);
+    assert_int_equal(c.instructions, 1);
+    c = timed("test un\nconfig line_bytes = 256\npm a[1024] = 0\n"
+              "kernel k grid 1 block 32 {\n  mul r0, %tid, 32\n"
+              "  st a[r0], 1\n}\n", LIT_HW);
+    assert_int_equal(c.cycles, 173);
+    assert_int_equal(c.end_writebacks, 32);
+    assert_int_equal(c.nvm_bytes, 32 * 256);
+    assert_int_equal(c.stall_mem, 0);
+    assert_int_equal(c.instructions, 2);
+}
+
+/* Two one-thread warps of one CTA (one SM, which issues both at 0):
+   thread 0 stores x, thread 1 stores y (lines 0 and 1), then pbar.wg.
+   Stores: warp 0 LSU 0, ack 108..110; warp 1 LSU 1 (ready at 2: one
+   memory stall cycle), partition 1, L2 done 67, ack 109, SM port free at
+   110: 110..112.
+   scoped: warp 0 arrives at 1, warp 1 at 2; the release flushes x (LSU 2,
+   port 45 -> 46..48, tag 48, L2 done 68, accepted 86, ack 128..130) and y
+   (LSU 3, port 46 -> 47..49, tag 49, done 69, accepted 87, ack 129, port
+   130..132). Both leave at 132: (132 - 2) + (132 - 3) = 259 persist-barrier
+   cycles. epoch: the same flushes, but each thread waits for its own only:
+   warp 0 until 130, warp 1 until 132: 128 + 129 = 257.
+   bscoped: the flushes go on in the background; the join waits for the
+   stores only: 112 cycles, no persist-barrier stall. hw: each warp first
+   waits for its store (110, 112), the release at 112 flushes x (LSU 112,
+   accepted 195, ack 237..239) and y (LSU 113, accepted 196, ack 238, port
+   239..241), then drains every WPQ (LSU 241, at the controllers 324:
+   controllers 2-7 answer at once; x finishes its NVM write at 195 + 864 =
+   1059, y at 1060; acks 1101..1103 and 1102 -> 1103..1105): 1105 cycles,
+   (1105 - 2) + (1105 - 3) = 2205. strict: both stores written through and
+   fenced (warp 0 until 128, warp 1 until 130), pbar.wg costs its issue
+   cycle: 131 cycles. */
+static void test_collective_barrier(void **state)
+{
+    const char *text =
+        "test coll\npm x = 0\npm y = 0\n"
+        "kernel k grid 1 block 2 warp 1 {\n"
+        "  thread 0 {\n    st x, 1\n    pbar.wg\n  }\n"
+        "  thread 1 {\n    st y, 1\n    pbar.wg\n  }\n}\n";
+    MdlCosts c;
+    (void)state;
+    c = timed(text, LIT_SCOPED);
+    assert_int_equal(c.cycles, 132);
+    assert_int_equal(c.stall_pbar, 259);
+    assert_int_equal(c.stall_mem, 1);
+    assert_int_equal(c.l2_writebacks, 2);
+    c = timed(text, LIT_EPOCH);
+    assert_int_equal(c.cycles, 132);
+    assert_int_equal(c.stall_pbar, 257);
+    c = timed(text, LIT_BSCOPED);
+    assert_int_equal(c.cycles, 112);
+    assert_int_equal(c.stall_pbar, 0);
+    assert_int_equal(c.l2_writebacks, 2);
+    assert_int_equal(c.nvm_writes, 2);
+    c = timed(text, LIT_HW);
+    assert_int_equal(c.cycles, 1105);
+    assert_int_equal(c.stall_pbar, 2205);
+    c = timed(text, LIT_STRICT);
+    assert_int_equal(c.cycles, 131);
+    assert_int_equal(c.stall_fence, 127 + 128);
+    assert_int_equal(c.stall_pbar, 0);
+}
+
+/* st x; pbar; psync, one thread. bepoch: the store's ack is at 110; pbar
+   at 1 starts x's writeback in the background (LSU 1, port 44 -> 46..48,
+   tag 48, L2 done 68, accepted 86, ack 128, port 128..130); psync at 2
+   has nothing of its own left but waits for that batch: 130 - 3 = 127.
+   bscoped likewise. epoch: pbar waits for the writeback itself (until
+   130: 128 cycles), psync then has nothing to do: 131 cycles. hw: pbar
+   first waits for the store (110), writes x back (LSU 110, accepted 193,
+   ack 235..237), drains (LSU 237, controllers at 320; x is written at
+   193 + 864 = 1057, its ack 1099..1101); psync = pbar again: nothing to
+   wait for or write back, a drain (LSU 1101, controllers at 1184, all
+   empty, 8 acks at 1226, served 2 cycles each until 1242). Stall
+   (1101 - 2) + (1242 - 1102) = 1239. */
+static void test_psync_waits_for_background(void **state)
+{
+    const char *text = "test ps\npm x = 0\nkernel k grid 1 block 1 {\n"
+                       "  st x, 1\n  pbar\n  psync\n}\n";
+    MdlCosts c;
+    (void)state;
+    c = timed(text, LIT_BEPOCH);
+    assert_int_equal(c.cycles, 130);
+    assert_int_equal(c.stall_pbar, 127);
+    c = timed(text, LIT_BSCOPED);
+    assert_int_equal(c.cycles, 130);
+    assert_int_equal(c.stall_pbar, 127);
+    c = timed(text, LIT_EPOCH);
+    assert_int_equal(c.cycles, 131);
+    assert_int_equal(c.stall_pbar, 128);
+    c = timed(text, LIT_HW);
+    assert_int_equal(c.cycles, 1242);
+    assert_int_equal(c.stall_pbar, 1239);
+}
+
+/* A DRAM load and its use. ld at 0: L1 miss, LSU 0, port 43..45, tag 45,
+   L2 done 65: miss, fill from controller 0 (65..67, at 83), DRAM read
+   83..371, the line (5 flits) at the SM 413..420: r0 ready at 420. The add
+   waits from 1 to 420 (419 memory cycles) and issues at 420. The second
+   load hits L1 (LSU 421, ready 441); its add waits 422..441. 442 cycles. */
+static void test_load_use(void **state)
+{
+    MdlCosts c = timed("test ld\ndram d[2] = 3\nkernel k grid 1 block 1 {\n"
+                       "  ld r0, d[0]\n  add r1, r0, 1\n"
+                       "  ld r2, d[1]\n  add r3, r2, 1\n}\n", LIT_HW);
+    (void)state;
+    assert_int_equal(c.cycles, 442);
+    assert_int_equal(c.stall_mem, 419 + 19);
+    assert_int_equal(c.nvm_writes, 0);
+}
+
+/* Two one-thread warps: thread 0 runs 10 nops then bar.sync, thread 1
+   goes straight to bar.sync at 0 and is released when thread 0 arrives at
+   10: it could issue at 1 and is woken at 11: 10 bar.sync cycles. */
+static void test_bar_sync_stall(void **state)
+{
+    MdlCosts c = timed("test bar\nkernel k grid 1 block 2 warp 1 {\n"
+                       "  thread 0 {\n    nop\n    nop\n    nop\n    nop\n"
+                       "    nop\n    nop\n    nop\n    nop\n    nop\n    nop\n"
+                       "    bar.sync\n  }\n"
+                       "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_SCOPED);
+    (void)state;
+    assert_int_equal(c.cycles, 11);
+    assert_int_equal(c.stall_bar, 10);
+    assert_int_equal(c.instructions, 12);
+}
+
+/* Errors end the run with a result, never a failure of mdl_time. */
+static void test_errors(void **state)
+{
+    MdlCosts c;
+    LitProgram *p;
+    char err[256];
+    (void)state;
+    c = timed("test err\npm x = 0\nkernel k grid 1 block 2 {\n  st x, 1\n"
+              "  ld r0, x\n  assert r0 == 2\n}\n", LIT_EPOCH);
+    assert_int_equal(c.status, MDL_TIME_ERROR);
+    assert_string_equal(c.error, "assert: assertion failed (1 == 2) "
+                                 "(thread 0, line 6)");
+    /* pbar.wg is collective under scoped, not under strict's engine: the
+       timing model itself finds the divergence. */
+    c = timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
+              "  thread 0 {\n    pbar.wg\n  }\n"
+              "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_SCOPED);
+    assert_int_equal(c.status, MDL_TIME_ERROR);
+    assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
+                        "CTA 0 of k: thread 0 waits at pbar.wg, thread 1 at "
+                        "bar.sync");
+    c = timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
+              "  thread 0 {\n    pbar.wg\n  }\n"
+              "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_EPOCH);
+    assert_int_equal(c.status, MDL_TIME_OK);
+    c = timed("test dl\nkernel k grid 1 block 2 {\n  thread 0 {\n"
+              "    bar.sync\n  }\n  thread 1 {\n    grid.sync\n  }\n}\n",
+              LIT_HW);
+    assert_int_equal(c.status, MDL_TIME_ERROR);
+    assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
+                        "CTA 0 of k: thread 0 waits at bar.sync, thread 1 at "
+                        "grid.sync");
+    p = cu_parse(lone);
+    assert_int_not_equal(mdl_time(p, LIT_NMODELS, &c, err, sizeof err), 0);
+    assert_string_equal(err, "unknown model 6");
+    lit_program_free(p);
+}
+
+/* Strict writes every store through and fences it: each extra store
+   costs at least a round trip, under every parameter. */
+static void test_more_stores_more_cycles(void **state)
+{
+    int64_t last = 0;
+    (void)state;
+    for (int n = 1; n <= 16; n *= 2) {
+        char text[256];
+        MdlCosts c;
+        snprintf(text, sizeof text,
+                 "test mono\nparam N = %d\npm a[16*N] = 0\n"
+                 "kernel k grid 1 block 1 {\n  mov r0, 0\nL:\n"
+                 "  st a[r0], 1\n  add r0, r0, 16\n  blt r0, 16*N, L\n}\n", n);
+        c = timed(text, LIT_STRICT);
+        assert_int_equal(c.nvm_writes, n);
+        assert_true(c.cycles > last + 100);
+        last = c.cycles;
+        c = timed(text, LIT_HW);
+        assert_int_equal(c.end_writebacks, n);
+    }
+}
+
+/* The same program twice: the same costs, byte for byte. */
+static void test_deterministic(void **state)
+{
+    const char *text =
+        "test det\npm x[64] = 0\npm flag = 0\ndram d[64] = 3\nshared s[4]\n"
+        "kernel k0 grid 2 block 64 {\n  ld r1, d[%tid]\n  add r2, r1, 1\n"
+        "  st x[%tid], r2\n  st s[0], r2\n  bar.sync\n  ld r3, s[0]\n"
+        "  atom.add r4, flag, 1\n  pbar.wg\n  psync\n  grid.sync\n"
+        "  clflush x[%tid]\n  l2wb\n  sfence\n}\n"
+        "kernel k1 grid 1 block 1 {\n  ld r0, flag\n  assert r0 == 128\n"
+        "  pcommit\n  sfence\n}\n";
+    (void)state;
+    for (int m = 0; m < LIT_NMODELS; m++) {
+        MdlCosts a = timed(text, m), b = timed(text, m);
+        assert_int_equal(a.status, MDL_TIME_OK);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_true(a.cycles > 0);
+    }
+}
+
+static void test_metric_names(void **state)
+{
+    MdlCosts c;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    c.cycles = 1;
+    c.nvm_writes = 6;
+    c.instructions = 11;
+    assert_string_equal(mdl_cost_names[0], "cycles");
+    assert_string_equal(mdl_cost_names[5], "nvm_writes");
+    assert_string_equal(mdl_cost_names[MDL_NCOSTS - 1], "instructions");
+    assert_int_equal(mdl_cost_value(&c, 0), 1);
+    assert_int_equal(mdl_cost_value(&c, 5), 6);
+    assert_int_equal(mdl_cost_value(&c, MDL_NCOSTS - 1), 11);
+    assert_int_equal(mdl_cost_value(&c, MDL_NCOSTS), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lone_store),
+        cmocka_unit_test(test_store_clwb_sfence),
+        cmocka_unit_test(test_volatile_pcommit),
+        cmocka_unit_test(test_wpq_backpressure),
+        cmocka_unit_test(test_coalescing),
+        cmocka_unit_test(test_collective_barrier),
+        cmocka_unit_test(test_psync_waits_for_background),
+        cmocka_unit_test(test_load_use),
+        cmocka_unit_test(test_bar_sync_stall),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_more_stores_more_cycles),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_metric_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
