@@ -1,0 +1,87 @@
+#!/bin/sh
+# gpmc time: the table (exact, for a lone store whose costs are derived in
+# tests/test_mdl_time.c), -D and --config, the --db note, runtime errors
+# (exit 1, an error line), input errors (file:line:col, exit 2), usage.
+set -eu
+: "${GPMC:?set GPMC to the gpmc binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() { echo "time_cli: $*" >&2; exit 1; }
+
+cat > "$tmp/lone.litmus" <<'LIT'
+test lone
+param N = 1
+pm x[16*N] = 0
+kernel k grid 1 block 1 {
+  mov r0, 0
+L:
+  st x[r0], 1
+  add r0, r0, 16
+  blt r0, 16*N, L
+}
+LIT
+
+# N = 1 under hw: mov at 0, the store at 1 acknowledged at 111 (the lone
+# store of test_mdl_time shifted by one cycle), four warp instructions.
+# Under strict the store is written through and fenced: ack at 129, the
+# warp waits from 2: 127 fence cycles; the add and blt follow: 131.
+"$GPMC" time "$tmp/lone.litmus" --model hw,strict > "$tmp/out" 2> "$tmp/err" ||
+    fail "exit status $? on a good file"
+cat > "$tmp/want" <<'OUT'
+test  model   cycles  stall_fence  stall_pbar  stall_bar  stall_mem  nvm_writes  nvm_bytes  l2_writebacks  wpq_peak  end_writebacks  instructions
+lone  hw         111            0           0          0          0           1        128              0         0               1             4
+lone  strict     131          127           0          0          0           1          8              0         1               0             4
+OUT
+cmp -s "$tmp/out" "$tmp/want" || { diff "$tmp/want" "$tmp/out" >&2; fail "table differs"; }
+[ ! -s "$tmp/err" ] || fail "unexpected stderr: $(cat "$tmp/err")"
+
+# -D: three stores on three lines, three end writebacks under hw.
+"$GPMC" time "$tmp/lone.litmus" --model hw -D N=3 > "$tmp/out"
+awk 'NR == 2 { exit !($2 == "hw" && $12 == 3 && $8 == 3) }' "$tmp/out" ||
+    fail "-D N=3 not applied: $(cat "$tmp/out")"
+
+# --config: 64-byte lines carry 64 bytes per NVM write.
+"$GPMC" time "$tmp/lone.litmus" --model hw --config line_bytes=64 > "$tmp/out"
+awk 'NR == 2 { exit !($9 == 64) }' "$tmp/out" ||
+    fail "--config line_bytes=64 not applied: $(cat "$tmp/out")"
+
+# --db: a note, the table all the same.
+"$GPMC" time "$tmp/lone.litmus" --model hw --db "$tmp/x.db" > "$tmp/out" 2> "$tmp/err"
+grep -q '^gpmc time: note: --db is not wired yet' "$tmp/err" || fail "no --db note"
+[ "$(wc -l < "$tmp/out")" -eq 2 ] || fail "--db changed the output"
+[ ! -e "$tmp/x.db" ] || fail "--db created a database"
+
+# A runtime error: the row, an error line under it, exit 1.
+cat > "$tmp/err.litmus" <<'LIT'
+test err
+pm x = 0
+kernel k grid 1 block 1 {
+  ld r0, x
+  assert r0 == 1
+}
+LIT
+st=0
+"$GPMC" time "$tmp/err.litmus" --model epoch > "$tmp/out" || st=$?
+[ "$st" -eq 1 ] || fail "runtime error: exit $st, want 1"
+grep -qx '  error: assert: assertion failed (0 == 1) (thread 0, line 5)' "$tmp/out" ||
+    fail "no error line: $(cat "$tmp/out")"
+
+# A bad file next to a good one: its errors on stderr, exit 2, the good
+# file still timed.
+printf 'test bad\npm x = 0\nkernel k grid 1 block 1 {\n  st y, 1\n}\n' > "$tmp/bad.litmus"
+st=0
+"$GPMC" time "$tmp/bad.litmus" "$tmp/lone.litmus" --model hw > "$tmp/out" 2> "$tmp/err" || st=$?
+[ "$st" -eq 2 ] || fail "bad file: exit $st, want 2"
+grep -q "^$tmp/bad.litmus:4:6: error: " "$tmp/err" || fail "no file:line:col error: $(cat "$tmp/err")"
+grep -q '^lone  hw ' "$tmp/out" || fail "the good file was not timed"
+
+# Usage.
+st=0; "$GPMC" time > /dev/null 2>&1 || st=$?
+[ "$st" -eq 2 ] || fail "no file: exit $st"
+st=0; "$GPMC" time --naive "$tmp/lone.litmus" > /dev/null 2>&1 || st=$?
+[ "$st" -eq 2 ] || fail "--naive accepted"
+st=0; "$GPMC" time --model nope "$tmp/lone.litmus" > /dev/null 2>&1 || st=$?
+[ "$st" -eq 2 ] || fail "--model nope accepted"
+"$GPMC" time --help | grep -q '^usage: gpmc time FILE' || fail "--help"
+exit 0
