@@ -49,7 +49,7 @@ void *tm_alloc(Tm *t, size_t n)
     return p;
 }
 
-void *tm_lalloc(Tm *t, size_t n)
+static void *lalloc(Tm *t, size_t n)
 {
     void *p = lit_arena_alloc(t->larena, n);
     if (!p)
@@ -226,10 +226,10 @@ static void start_launch(Tm *t, Tick at)
     t->launch = mdl_launch_index(t->m, &t->s);
     t->gen++;
     t->ncta = L->ncta;
-    t->thr = tm_lalloc(t, ((size_t)L->nthreads + 1) * sizeof *t->thr);
-    t->w = tm_lalloc(t, ((size_t)L->nthreads + 1) * sizeof *t->w);
-    t->scope = tm_lalloc(t, ((size_t)L->ncta + 1) * sizeof *t->scope);
-    t->cta_bar = tm_lalloc(t, ((size_t)L->ncta + 1) * sizeof *t->cta_bar);
+    t->thr = lalloc(t, ((size_t)L->nthreads + 1) * sizeof *t->thr);
+    t->w = lalloc(t, ((size_t)L->nthreads + 1) * sizeof *t->w);
+    t->scope = lalloc(t, ((size_t)L->ncta + 1) * sizeof *t->scope);
+    t->cta_bar = lalloc(t, ((size_t)L->ncta + 1) * sizeof *t->cta_bar);
     t->nthr = L->nthreads;
     /* Warps: runs of a CTA's slots with the same tid / warp. */
     for (int32_t i = 0; i < L->nthreads; i++) {
@@ -252,8 +252,8 @@ static void start_launch(Tm *t, Tick at)
         t->thr[i].warp = nw - 1;
     }
     t->nwarp = nw;
-    t->grp = tm_lalloc(t, (size_t)maxw * sizeof *t->grp);
-    t->acc = tm_lalloc(t, (size_t)maxw * sizeof *t->acc);
+    t->grp = lalloc(t, (size_t)maxw * sizeof *t->grp);
+    t->acc = lalloc(t, (size_t)maxw * sizeof *t->acc);
     for (int32_t c = 0; c < L->ncta; c++) {
         t->scope[c].first = L->cta_first[c];
         t->scope[c].n = L->cta_count[c];
@@ -327,7 +327,6 @@ static void configure(Tm *t)
     t->wpq_cap = (int32_t)v[LIT_CFG_WPQ_ENTRIES];
     t->volatile_wpq = v[LIT_CFG_WPQ] != 0;
     t->pm_lines = (t->p->pm_words + t->wpl - 1) / t->wpl;
-    t->dram_lines = (t->p->dram_words + t->wpl - 1) / t->wpl;
 }
 
 static void run(Tm *t)

@@ -140,7 +140,7 @@ typedef struct {
 
 /* ---- persist actions -------------------------------------------------------- */
 
-/* What a persist barrier or psync does under a model (tm_pb_plan). */
+/* What a persist barrier or psync does under a model (mdl_time_pbar.c). */
 enum {
     PA_FENCE = 1,       /* first wait for the warp's outstanding requests */
     PA_COLL = 2,        /* collective over the CTA or kernel */
@@ -219,7 +219,7 @@ typedef struct Tm {
     double icnt_ratio;                  /* core cycles per icnt cycle */
     int32_t wpl, line_bytes, nsm, npart, nctrl, nbank, wpq_cap;
     int volatile_wpq;
-    int32_t pm_lines, dram_lines;
+    int32_t pm_lines;
 
     TmEvent *heap;
     int32_t nheap, capheap;
@@ -265,7 +265,6 @@ typedef struct Tm {
 
 /* mdl_time.c */
 void *tm_alloc(Tm *t, size_t n);        /* for the run; zeroed */
-void *tm_lalloc(Tm *t, size_t n);       /* for the current launch */
 void tm_grow(Tm *t, void **p, int32_t *cap, int32_t need, size_t elem);
 void tm_vec_push(Tm *t, TmVec *v, int32_t x);
 void tm_post(Tm *t, Tick at, int kind, int32_t id);
@@ -282,21 +281,16 @@ void tm_warp_idle(Tm *t, TmWarp *w, int cause, Tick at);
 void tm_warp_req_done(Tm *t, const TmReq *r);
 
 /* mdl_time_pbar.c */
-unsigned tm_pb_plan(int model, int op);
 void tm_pb_issue(Tm *t, int32_t w, int op, int32_t n); /* group: t->grp */
 int tm_pb_advance(Tm *t, int32_t w);
 void tm_thr_update(Tm *t, int32_t slot);
-void tm_scope_check(Tm *t, int32_t sc);
-int32_t tm_batch_new(Tm *t, int kind, int32_t who);
 void tm_batch_dec(Tm *t, int32_t b);
 void tm_own_add(Tm *t, TmVec *v, int32_t line);
 
 /* mdl_time_mem.c */
 void tm_mem_init(Tm *t);
-int32_t tm_req_new(Tm *t, int kind, int space, int32_t line, int32_t sm);
 /* Reserves a slot of SM sm's load/store unit; returns its cycle. */
 Tick tm_lsu(Tm *t, int32_t sm);
-void tm_req_send(Tm *t, int32_t r, Tick depart);
 /* A request from SM sm, whose LSU slot is at `start`, counted in the
    books of warp and batch (either may be -1). */
 int32_t tm_mem_send(Tm *t, int kind, int space, int32_t line, int32_t sm,

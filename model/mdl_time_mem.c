@@ -55,7 +55,7 @@ void tm_mem_init(Tm *t)
     t->rqfree = -1;
 }
 
-int32_t tm_req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
+static int32_t req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
 {
     int32_t i = t->rqfree;
     TmReq *r;
@@ -113,7 +113,7 @@ Tick tm_lsu(Tm *t, int32_t sm)
     return start;
 }
 
-void tm_req_send(Tm *t, int32_t i, Tick depart)
+static void req_send(Tm *t, int32_t i, Tick depart)
 {
     stage_at(t, i, S_PART, depart + t->icnt_lat);
 }
@@ -122,7 +122,7 @@ int32_t tm_mem_send(Tm *t, int kind, int space, int32_t line, int32_t sm,
                     int32_t warp, int32_t batch, int reg, unsigned flags,
                     int32_t bytes, Tick start)
 {
-    int32_t i = tm_req_new(t, kind, space, line, sm);
+    int32_t i = req_new(t, kind, space, line, sm);
     TmReq *r = &t->rq[i];
     r->warp = warp;
     r->batch = batch;
@@ -130,7 +130,7 @@ int32_t tm_mem_send(Tm *t, int kind, int space, int32_t line, int32_t sm,
     r->flags = (uint8_t)flags;
     r->bytes = bytes;
     req_attach(t, i);
-    tm_req_send(t, i, start + 1);
+    req_send(t, i, start + 1);
     return i;
 }
 
@@ -150,7 +150,7 @@ Tick tm_mem_load(Tm *t, int space, int32_t line, int32_t sm, int32_t warp,
         }
         if (i >= 0) {                   /* merge with the fill in flight */
             int32_t f = c->l[i].fill;
-            r = tm_req_new(t, RQ_MERGED, space, line, sm);
+            r = req_new(t, RQ_MERGED, space, line, sm);
             t->rq[r].warp = warp;
             t->rq[r].reg = (int8_t)reg;
             req_attach(t, r);
@@ -246,12 +246,12 @@ static int32_t writeback(Tm *t, const TmCache *c, int32_t idx, int32_t like,
     int32_t line = space == LIT_PM ? tag : tag - t->pm_lines;
     t->out->l2_writebacks++;
     if (like < 0) {
-        r = tm_req_new(t, RQ_WB, space, line, -1);
+        r = req_new(t, RQ_WB, space, line, -1);
     } else {
         const TmReq *o = &t->rq[like];
         int32_t sm = o->sm, warp = o->warp, batch = o->batch;
         unsigned flags = o->flags & (F_WRITE | F_PERSIST);
-        r = tm_req_new(t, RQ_FLUSH, space, line, sm);
+        r = req_new(t, RQ_FLUSH, space, line, sm);
         t->rq[r].warp = warp;
         t->rq[r].batch = batch;
         t->rq[r].flags = (uint8_t)flags;
@@ -309,7 +309,7 @@ static void respond(Tm *t, int32_t i)
 static void bypass(Tm *t, int32_t i)
 {
     const TmReq *r = &t->rq[i];
-    int32_t wb = tm_req_new(t, RQ_WB, r->space, r->line, -1);
+    int32_t wb = req_new(t, RQ_WB, r->space, r->line, -1);
     t->rq[wb].bytes = t->rq[i].bytes ? t->rq[i].bytes : 8;
     to_mc(t, wb, t->now);
 }
@@ -335,7 +335,7 @@ static void atom_apply(Tm *t, int32_t i, int32_t idx)
 
 static void start_fill(Tm *t, int32_t i, int32_t idx)
 {
-    int32_t f = tm_req_new(t, RQ_FILL, t->rq[i].space, t->rq[i].line, -1);
+    int32_t f = req_new(t, RQ_FILL, t->rq[i].space, t->rq[i].line, -1);
     t->rq[f].way = idx;
     t->rq[f].waiters = i;
     t->rq[i].next = -1;

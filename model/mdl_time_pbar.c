@@ -34,7 +34,7 @@
  */
 #include "model/mdl_time_int.h"
 
-unsigned tm_pb_plan(int model, int op)
+static unsigned pb_plan(int model, int op)
 {
     int coll = op == LIT_PBAR_WG || op == LIT_PBAR_KR;
     int psync = op == LIT_PSYNC;
@@ -64,7 +64,7 @@ void tm_own_add(Tm *t, TmVec *v, int32_t line)
     tm_vec_push(t, v, line);
 }
 
-int32_t tm_batch_new(Tm *t, int kind, int32_t who)
+static int32_t batch_new(Tm *t, int kind, int32_t who)
 {
     TmBatch *b;
     tm_grow(t, (void **)&t->b, &t->capb, t->nb + 1, sizeof *t->b);
@@ -124,6 +124,8 @@ static int bg_done(Tm *t, TmThread *th)
 
 /* ---- threads and scopes ------------------------------------------------------ */
 
+static void scope_check(Tm *t, int32_t sc);
+
 /* A thread counts as arrived at a collective barrier once it is done and
    in no persist action or collective wait. */
 void tm_thr_update(Tm *t, int32_t slot)
@@ -137,8 +139,8 @@ void tm_thr_update(Tm *t, int32_t slot)
     t->scope[cta].nfree += f ? 1 : -1;
     t->scope[t->ncta].nfree += f ? 1 : -1;
     if (f) {
-        tm_scope_check(t, cta);
-        tm_scope_check(t, t->ncta);
+        scope_check(t, cta);
+        scope_check(t, t->ncta);
     }
 }
 
@@ -162,12 +164,12 @@ static void release(Tm *t, int32_t sc)
 static void scope_advance(Tm *t, int32_t sc)
 {
     TmScope *s = &t->scope[sc];
-    unsigned plan = tm_pb_plan(t->kind, s->op);
+    unsigned plan = pb_plan(t->kind, s->op);
     for (;;) {
         switch (s->stage) {
         case PB_FLUSH:
             t->stampv++;
-            s->batch = tm_batch_new(t, (plan & PA_BG) ? B_BG : B_SCOPE, sc);
+            s->batch = batch_new(t, (plan & PA_BG) ? B_BG : B_SCOPE, sc);
             for (int32_t i = s->first; i < s->first + s->n; i++) {
                 flush_thread(t, i, 0, s->batch);
                 if (plan & PA_BG)
@@ -182,7 +184,7 @@ static void scope_advance(Tm *t, int32_t sc)
                            ? PB_DRAIN : PB_END;
             break;
         case PB_DRAIN:
-            s->batch = tm_batch_new(t, B_SCOPE, sc);
+            s->batch = batch_new(t, B_SCOPE, sc);
             drain_all(t, t->w[t->thr[s->first].warp].sm, s->batch);
             s->stage = PB_DRAINWAIT;
             break;
@@ -195,7 +197,7 @@ static void scope_advance(Tm *t, int32_t sc)
 
 /* Releases the scope's collective barrier once every thread has arrived:
    waits there or has finished. */
-void tm_scope_check(Tm *t, int32_t sc)
+static void scope_check(Tm *t, int32_t sc)
 {
     TmScope *s = &t->scope[sc];
     if (s->busy || !s->ncoll || s->ncoll + s->nfree != s->n)
@@ -221,7 +223,7 @@ static void arrive(Tm *t, TmWarp *w)
         t->held++;
     }
     if (sc >= 0)
-        tm_scope_check(t, sc);
+        scope_check(t, sc);
 }
 
 static void end_action(Tm *t, TmWarp *w)
@@ -259,7 +261,7 @@ void tm_batch_dec(Tm *t, int32_t b)
 int tm_pb_advance(Tm *t, int32_t wi)
 {
     TmWarp *w = &t->w[wi];
-    unsigned plan = tm_pb_plan(t->kind, w->pb_op);
+    unsigned plan = pb_plan(t->kind, w->pb_op);
     for (;;) {
         switch (w->pb_stage) {
         case PB_FENCE:
@@ -272,7 +274,7 @@ int tm_pb_advance(Tm *t, int32_t wi)
             return 1;
         case PB_FLUSH:
             t->stampv++;
-            w->pb_batch = tm_batch_new(t, (plan & PA_BG) ? B_BG : B_WARP, wi);
+            w->pb_batch = batch_new(t, (plan & PA_BG) ? B_BG : B_WARP, wi);
             for (int32_t i = w->first; i < w->first + w->n; i++)
                 if (t->thr[i].inpb) {
                     flush_thread(t, i, (plan & PA_OBS) != 0, w->pb_batch);
@@ -292,7 +294,7 @@ int tm_pb_advance(Tm *t, int32_t wi)
                 w->pb_stage = PB_END;
             break;
         case PB_DRAIN:
-            w->pb_batch = tm_batch_new(t, B_WARP, wi);
+            w->pb_batch = batch_new(t, B_WARP, wi);
             drain_all(t, w->sm, w->pb_batch);
             w->pb_stage = PB_DRAINWAIT;
             break;
@@ -314,7 +316,7 @@ int tm_pb_advance(Tm *t, int32_t wi)
 void tm_pb_issue(Tm *t, int32_t wi, int op, int32_t n)
 {
     TmWarp *w = &t->w[wi];
-    unsigned plan = tm_pb_plan(t->kind, op);
+    unsigned plan = pb_plan(t->kind, op);
     if (!plan)
         return;
     for (int32_t i = 0; i < n; i++) {
