@@ -184,7 +184,7 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
         res[i].cond_index = x->cond_index;
         res[i].phase = lit_phase_names[x->phase];
         res[i].quant = x->phase == LIT_NOERROR ? NULL : lit_quant_names[x->quant];
-        res[i].cond = x->cond;
+        res[i].cond = x->phase == LIT_NOERROR ? NULL : x->cond;
         res[i].verdict = vtext(x->verdict);
         res[i].expected = vtext(x->expected);
         res[i].positive = x->positive;

@@ -136,6 +136,9 @@ assert_eq "configs" "$(q r.db "SELECT DISTINCT config FROM checks")" "$config"
 # results: 3 per T1 check, 2 per T2 check; outcomes: T1 strict 1 final +
 # 3 crash, the other T1 checks 1 + 4, every T2 check 3 crash + 2 recovered
 assert_eq "results rows" "$(q r.db "SELECT count(*) FROM results")" 25
+assert_eq "noerror results rows (quant and cond NULL)" \
+    "$(q r.db "SELECT count(*), sum(quant IS NULL AND cond IS NULL)
+               FROM results WHERE phase = 'noerror'")" "5,5"
 assert_eq "outcomes rows" "$(q r.db "SELECT count(*) FROM outcomes")" 49
 assert_eq "crash outcomes of T1 epoch" "$(q r.db "SELECT group_concat(state, '|')
     FROM (SELECT o.state FROM outcomes o JOIN checks c USING (check_id)
