@@ -209,7 +209,8 @@ static void dispatch(Worker *wk, int32_t j)
 }
 
 /* The result pipe of wk ended without a result: the worker died (a crash
-   in the checker, a signal). Its check is not in the database. */
+   in the checker, a signal). Its check is in the database whole or not at
+   all; --resume tells which. */
 static void died(Worker *wk, const HFile *files, const Job *jobs,
                  const HOpts *o)
 {
