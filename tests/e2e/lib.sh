@@ -131,6 +131,23 @@ sound() {
     assert_eq "checks without their test or run in $1" "$n" 0
 }
 
+# covered DB TOTAL: after a suite is finished (by --resume), every (test,
+# model) of the TOTAL has a check and none is done twice.
+covered() {
+    n=$(q "$1" "SELECT count(DISTINCT test_id || ' ' || model) FROM checks")
+    assert_eq "(test, model) pairs checked in $1" "$n" "$2"
+    once_done "$1"
+}
+
+# once_done DB: no check is done twice for one test, model and config
+# (--resume skips the done ones).
+once_done() {
+    n=$(q "$1" "SELECT count(*) FROM (SELECT 1 FROM checks
+                WHERE status = 'done'
+                GROUP BY test_id, model, config HAVING count(*) > 1)")
+    assert_eq "checks done twice in $1" "$n" 0
+}
+
 # conds_of FILE...: for each FILE in order, how many `check` lines it has
 # (counted in its canonical form, one gpmc parse for all).
 conds_of() {
@@ -138,6 +155,19 @@ conds_of() {
         fail "gpmc parse: $(head -c 600 "$T/parse.err")"
     awk '/^test / { if (n++) print k; k = 0 } /^check / { k++ }
          END { if (n) print k }' "$T/parse.out"
+}
+
+# two_corpora DIR: two copies of the bundled corpus, DIR/a and DIR/b, so a
+# suite takes long enough to be interrupted; each file of DIR/b ends with a
+# comment, so its content (sha256), and hence its checks for --resume,
+# differ from its twin's. Prints the number of files.
+two_corpora() {
+    mkdir "$1"
+    cp -R "$ROOT/litmus/suite" "$1/a"
+    cp -R "$ROOT/litmus/suite" "$1/b"
+    find "$1/b" -name '*.litmus' -exec sh -c \
+        'for f; do printf "// copy b\n" >>"$f"; done' sh {} +
+    find "$1" -name '*.litmus' | wc -l
 }
 
 # wait_for FILE N PID: waits until FILE, the progress output of a suite

@@ -2,19 +2,12 @@
 # A suite killed with SIGKILL (the whole process group, parent and workers)
 # leaves an intact database holding whole checks only; `--resume` finishes
 # it, twice interrupted, and the result equals an uninterrupted run's.
-#
 # To leave time to interrupt it, the suite runs over two copies of the
-# corpus; the second copy's files get a trailing comment so that their
-# content (sha256), and hence their checks for --resume, differ.
+# corpus (two_corpora in lib.sh).
 . "$(dirname "$0")/lib.sh"
 need setsid
 
-mkdir "$T/corpus"
-cp -R "$ROOT/litmus/suite" "$T/corpus/a"
-cp -R "$ROOT/litmus/suite" "$T/corpus/b"
-find "$T/corpus/b" -name '*.litmus' -exec sh -c \
-    'for f; do printf "// copy b\n" >>"$f"; done' sh {} +
-nfiles=$(find "$T/corpus" -name '*.litmus' | wc -l)
+nfiles=$(two_corpora "$T/corpus")
 [ "$nfiles" -ge 20 ] || fail "only $nfiles files in the corpus"
 total=$((nfiles * 6))
 
@@ -77,10 +70,7 @@ killed() {
         LC_ALL=C comm -23 - "$T/ref.shapes" >"$T/extra"
     [ ! -s "$T/extra" ] ||
         fail "checks that differ from the reference's (half-written?): $(head -5 "$T/extra")"
-    dup=$(q "$1" "SELECT count(*) FROM (SELECT 1 FROM checks
-                  WHERE status = 'done'
-                  GROUP BY test_id, model, config HAVING count(*) > 1)")
-    assert_eq "checks done twice" "$dup" 0
+    once_done "$1"
     running=$(q "$1" "SELECT count(*) FROM runs
                       WHERE status = 'running' AND finished_at IS NULL")
     assert_eq "runs left running (the killed ones)" "$running" "$3"
@@ -106,12 +96,7 @@ try "$GPMC" suite "$T/corpus" --jobs 2 --resume --db "$T/k.db"
 assert_eq "exit status of the resumed suite" "$rc" "$ref_rc"
 assert_eq "summary of the resumed suite" "$(tail -n 1 "$T/out")" "$ref_summary"
 sound "$T/k.db"
-n=$(q "$T/k.db" "SELECT count(DISTINCT test_id || ' ' || model) FROM checks")
-assert_eq "(test, model) pairs checked after --resume" "$n" "$total"
-dup=$(q "$T/k.db" "SELECT count(*) FROM (SELECT 1 FROM checks
-                   WHERE status = 'done'
-                   GROUP BY test_id, model, config HAVING count(*) > 1)")
-assert_eq "checks done twice after --resume" "$dup" 0
+covered "$T/k.db" "$total"
 results_of "$T/k.db" "$T/k.results"
 assert_same "results rows after kill and --resume" "$T/k.results" \
     "$T/ref.results"

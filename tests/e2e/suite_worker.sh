@@ -4,12 +4,7 @@
 # hanging; the database holds whole checks and --resume finishes the suite.
 . "$(dirname "$0")/lib.sh"
 
-mkdir "$T/corpus"
-cp -R "$ROOT/litmus/suite" "$T/corpus/a"
-cp -R "$ROOT/litmus/suite" "$T/corpus/b"
-find "$T/corpus/b" -name '*.litmus' -exec sh -c \
-    'for f; do printf "// copy b\n" >>"$f"; done' sh {} +
-nfiles=$(find "$T/corpus" -name '*.litmus' | wc -l)
+nfiles=$(two_corpora "$T/corpus")
 total=$((nfiles * 6))
 
 "$GPMC" suite "$T/corpus" --jobs 2 --db "$T/w.db" >"$T/w.out" 2>"$T/w.err" &
@@ -50,10 +45,5 @@ assert_eq "done checks without results" "$nres" 0
 
 try "$GPMC" suite "$T/corpus" --jobs 2 --resume --db "$T/w.db"
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "--resume exited $rc: $(head -c 600 "$T/err")"
-n=$(q "$T/w.db" "SELECT count(DISTINCT test_id || ' ' || model) FROM checks")
-assert_eq "(test, model) pairs after --resume" "$n" "$total"
-dup=$(q "$T/w.db" "SELECT count(*) FROM (SELECT 1 FROM checks
-                   WHERE status = 'done'
-                   GROUP BY test_id, model, config HAVING count(*) > 1)")
-assert_eq "checks done twice" "$dup" 0
+covered "$T/w.db" "$total"
 sound "$T/w.db"
