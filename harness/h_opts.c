@@ -2,6 +2,7 @@
  * h_opts.c — the options shared by `run`, `suite` and `time`: models,
  * -D params, --config keys, exploration limits, the results database.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,8 +45,9 @@ static int parse_int(const char *s, int64_t *v)
     long long x;
     if (!*s)
         return -1;
+    errno = 0;
     x = strtoll(s, &end, 0);
-    if (*end)
+    if (*end || errno)
         return -1;
     *v = x;
     return 0;
@@ -160,7 +162,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
         } else if (!strcmp(a, "--timeout") && (allowed & HO_RUN)) {
             char *end;
             double t = strtod(v, &end);
-            if (*end || t <= 0)
+            if (*end || !(t > 0))           /* NaN too */
                 return usage_error(cmd, "--timeout must be a positive number "
                                    "of seconds, got '%s'", v);
             o->chk.timeout_s = t;

@@ -326,9 +326,12 @@ usage t1.litmus --crash-depth x
 usage t1.litmus --max-states 0
 usage t1.litmus --max-steps -1
 usage t1.litmus --timeout 0
+usage t1.litmus --timeout nan
+usage t1.litmus --max-states 99999999999999999999
 usage t1.litmus -D
 usage t1.litmus -D N
 usage t1.litmus -D N=x
+usage t1.litmus -D N=99999999999999999999
 usage t1.litmus --jobs 2
 usage t1.litmus --shard 1/2
 usage t1.litmus --resume
