@@ -346,6 +346,11 @@ int h_cmd_suite(int argc, char **argv)
     const char *dbpath;
     Progress pg;
     int r = h_opts_parse(argc, argv, &o, HO_SUITE | HO_RUN | HO_DEFINE, "suite");
+    if (!r && o.json) {
+        fprintf(stderr, "gpmc suite: error: --json is an option of gpmc run "
+                "(the suite writes to its database)\n");
+        r = H_USAGE;
+    }
     if (r || o.help || !o.nfiles) {
         if (!r && !o.help)
             fprintf(stderr, "gpmc suite: error: no input directory or file\n");

@@ -124,4 +124,5 @@ usage c --shard 1
 usage c --model nosuchmodel
 usage c --crash-depth 0
 usage c --bogus
+usage c --json
 usage c --shard
