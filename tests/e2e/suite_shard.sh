@@ -92,3 +92,29 @@ expect_rc 0 "$GPMC" merge "$T/m2.db" "$T/s3.db" "$T/s2.db" "$T/s1.db"
 matrix "$T/m2.db" "$T/m2.matrix"
 assert_same "verdict_matrix of the shards merged in reverse" "$T/m2.matrix" \
     "$T/full.matrix"
+
+# Two suites writing one database at once (shards 1/2 and 2/2, four writer
+# processes in all) record exactly the unsharded results.
+"$GPMC" suite "$corpus" --jobs 2 --shard 1/2 --db "$T/c.db" \
+    >"$T/c1.out" 2>"$T/c1.err" &
+p1=$!
+"$GPMC" suite "$corpus" --jobs 2 --shard 2/2 --db "$T/c.db" \
+    >"$T/c2.out" 2>"$T/c2.err" &
+p2=$!
+for p in $p1 $p2; do
+    set +e
+    wait "$p"
+    crc=$?
+    set -e
+    [ "$crc" = 0 ] || [ "$crc" = 1 ] ||
+        fail "a concurrent shard exited $crc: $(cat "$T/c1.err" "$T/c2.err" | head -c 600)"
+done
+[ ! -s "$T/c1.err" ] && [ ! -s "$T/c2.err" ] ||
+    fail "concurrent shards wrote errors: $(cat "$T/c1.err" "$T/c2.err" | head -c 600)"
+sound "$T/c.db"
+results_of "$T/c.db" "$T/c.results"
+assert_same "results rows of two concurrent shards" "$T/c.results" \
+    "$T/full.results"
+matrix "$T/c.db" "$T/c.matrix"
+assert_same "verdict_matrix of two concurrent shards" "$T/c.matrix" \
+    "$T/full.matrix"
