@@ -1,7 +1,8 @@
 #!/bin/sh
 # `gpmc suite --shard I/N` splits the checks into disjoint slices that cover
 # the corpus; `gpmc merge` of the shard databases equals the unsharded run,
-# and merging again changes nothing.
+# and merging again changes nothing; shards run at the same time into one
+# database equal it too.
 . "$(dirname "$0")/lib.sh"
 
 corpus=$ROOT/litmus/suite
