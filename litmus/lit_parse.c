@@ -120,7 +120,8 @@ static int same(const char *a, size_t n, const char *b)
 int lit_parse_find_param(LitParser *P, const char *name, size_t len)
 {
     for (int32_t i = 0; i < P->nparams; i++)
-        if (same(name, len, P->params[i].p.name))
+        if (P->params[i].bad != PARAM_HIDDEN &&
+            same(name, len, P->params[i].p.name))
             return i;
     return -1;
 }
@@ -182,9 +183,10 @@ static void sync(LitParser *P)
             depth++;
             break;
         case LT_RBRACE:
-            if (depth == 0)
+            if (depth == 0 && P->blocks > 0)
                 return;
-            depth--;
+            if (depth > 0)
+                depth--;
             break;
         default:
             break;
@@ -205,20 +207,20 @@ static void end_statement(LitParser *P)
 /* A statement list closed by '}': the current token follows the '{'. */
 static void stmt_block(LitParser *P, LitPos open, StmtFn fn, void *ctx)
 {
+    P->blocks++;
     for (;;) {
         skip_blank_statements(P);
-        if (P->tok.kind == LT_RBRACE) {
-            lit_parse_advance(P);
-            return;
-        }
-        if (P->tok.kind == LT_EOF) {
-            lit_parse_error(P, P->tok.pos, "missing '}' for the '{' at %d:%d",
-                            open.line, open.col);
-            return;
-        }
+        if (P->tok.kind == LT_RBRACE || P->tok.kind == LT_EOF)
+            break;
         if (protect(P, fn, ctx))
             sync(P);
     }
+    P->blocks--;
+    if (P->tok.kind == LT_EOF)
+        lit_parse_error(P, P->tok.pos, "missing '}' for the '{' at %d:%d",
+                        open.line, open.col);
+    else
+        lit_parse_advance(P);
 }
 
 /* A name being declared: an identifier without dots, not a register. */
@@ -314,19 +316,33 @@ static void st_test(LitParser *P)
     P->prog->doc = doc;
 }
 
+static void param_value(LitParser *P, void *ctx)
+{
+    LitParamX *x = ctx;
+    lit_parse_expect(P, LT_ASSIGN, "'='");
+    int st = lit_arith_expr(P, &x->p.value);
+    end_statement(P);
+    x->bad = st != LIT_OK;
+}
+
 /* param := 'param' NAME '=' expr */
 static void st_param(LitParser *P)
 {
     LitPos at = P->tok.pos;
     const char *name = decl_name(P, "a param name");
-    lit_parse_expect(P, LT_ASSIGN, "'='");
-    int64_t v = 0;
-    int st = lit_arith_expr(P, &v);
-    end_statement(P);
-    if (name_taken(P, name, at))
+    if (name_taken(P, name, at)) {
+        LitParamX dup = {{name, 0, 0, at}, PARAM_HIDDEN};
+        param_value(P, &dup);
         return;
+    }
+    /* Declared at once, so that later uses stay silent when its statement
+       fails; hidden from its own expression. */
     LitParamX *x = LIT_PUSH(P, P->params, P->nparams, P->capparams);
-    *x = (LitParamX){{name, v, 0, at}, (uint8_t)(st != LIT_OK)};
+    *x = (LitParamX){{name, 0, 0, at}, PARAM_HIDDEN};
+    if (protect(P, param_value, x)) {
+        x->bad = 1;
+        longjmp(*P->jb, 1);
+    }
     /* -D NAME=V: the last one given wins. */
     for (int i = 0; i < P->opt->ndefines; i++) {
         if (strcmp(P->opt->defines[i].name, name))

@@ -168,6 +168,7 @@ typedef struct {
    parser needs. `bad`: its value is unusable after a reported error, so
    later uses stay silent instead of cascading. */
 typedef struct { LitParam p; uint8_t bad; } LitParamX;
+enum { PARAM_HIDDEN = 2 };              /* LitParamX.bad: being defined */
 typedef struct { LitLoc l; uint8_t bad; LitPos pin_pos; } LitLocX;
 typedef struct { LitKernel k; uint8_t bad; } LitKernelX;
 typedef struct { LitCheck c; LitPos phase_pos; } LitCheckX;
@@ -177,6 +178,7 @@ typedef struct {
     LitLexer lx;
     LitToken tok;                       /* current token */
     int nest;                           /* open ( and [: newlines are blank */
+    int blocks;                         /* open { } statement blocks */
     int nl_skipped;                     /* a newline was blank before tok */
     jmp_buf *jb;                        /* syntax error: back to statement */
     jmp_buf *oom;                       /* out of memory: abandon the file */
