@@ -35,24 +35,26 @@ char *lit_parse_strndup(LitParser *P, const char *s, size_t n)
     return d;
 }
 
+static void verror(LitParser *P, LitPos pos, const char *fmt, va_list ap)
+{
+    if (lit_diag_verror(&P->errs, pos, fmt, ap))
+        longjmp(*P->oom, 1);
+}
+
 void lit_parse_error(LitParser *P, LitPos pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = lit_diag_verror(&P->errs, pos, fmt, ap);
+    verror(P, pos, fmt, ap);
     va_end(ap);
-    if (rc)
-        longjmp(*P->oom, 1);
 }
 
 _Noreturn void lit_parse_syntax(LitParser *P, LitPos pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = lit_diag_verror(&P->errs, pos, fmt, ap);
+    verror(P, pos, fmt, ap);
     va_end(ap);
-    if (rc)
-        longjmp(*P->oom, 1);
     longjmp(*P->jb, 1);
 }
 
