@@ -24,6 +24,7 @@ typedef struct {
     int64_t max_states;                 /* per exploration; default 1000000 */
     int64_t max_steps;                  /* BFS depth bound; default 10000 */
     double timeout_s;                   /* wall clock per check; 0 = none */
+    int list_images;                    /* fill ChkReport.images */
 } ChkOptions;
 
 void chk_options_default(ChkOptions *o);
@@ -69,6 +70,13 @@ typedef struct {
     ChkResult *results;                 /* one per `check`, cond_index order */
     ChkOutcome *outcomes;               /* sorted by phase, then state */
     ChkViolation *violations;           /* cond_index order */
+    int nerrors;
+    const char **errors;                /* distinct runtime errors, sorted */
+    int nimages;
+    const char **images;                /* with list_images: every distinct
+                                           main-program crash image, as
+                                           "w0 w1 …" over all PM words,
+                                           sorted */
     const char *notes;                  /* one-time notes, '\n'-separated */
     LitArena *arena;                    /* owns everything above */
 } ChkReport;

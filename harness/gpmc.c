@@ -7,6 +7,15 @@
 
 static const HCommand commands[] = {
     {"parse", h_cmd_parse, "parse FILE...   print the canonical form"},
+    {"suite", h_cmd_suite, "suite DIR|FILE... [--model ...] [--jobs N] [--db F] "
+                           "[--shard I/N] [--resume]"},
+    {"run", h_cmd_run, "run FILE... [--model M,...|all] [-D N=V] "
+                       "[--crash-depth D] [--naive] [--json] [--db F]"},
+    {"query", h_cmd_query, "query [--db F] [--csv|--json] \"SELECT ...\""},
+    {"report", h_cmd_report,
+     "report verdicts|unexpected|costs|disagreements [--db F]"},
+    {"show", h_cmd_show, "show violation ID | check ID [--db F] [--dot]"},
+    {"merge", h_cmd_merge, "merge OUT.db IN.db..."},
     {NULL, NULL, NULL}
 };
 

@@ -7,6 +7,12 @@
 #ifndef GPMC_HARNESS_H
 #define GPMC_HARNESS_H
 
+#include <stdio.h>
+
+#include "checker/checker.h"
+#include "litmus/litmus.h"
+#include "results/results.h"
+
 #define GPMC_VERSION "0.1.0"
 
 enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3 };
@@ -17,6 +23,67 @@ typedef struct {
     const char *synopsis;
 } HCommand;
 
+/* h_opts.c: options shared by run, suite and time. */
+enum { HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4 };
+
+typedef struct {
+    int models[LIT_NMODELS], nmodels;
+    LitDefine *defines;
+    int ndefines;
+    LitConfigSet *config;
+    int nconfig;
+    ChkOptions chk;
+    const char *db;
+    int json, help, resume, jobs, shard_i, shard_n;
+    const char **files;
+    int nfiles;
+} HOpts;
+
+int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
+                 const char *cmd);
+void h_opts_free(HOpts *o);
+int h_models_parse(const char *list, int *models, int *n);
+void h_lit_options(const HOpts *o, LitOptions *lo);
+
+/* h_print.c: herd-style and JSON reports of one check. */
+void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r);
+void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r);
+/* 1 when every result passes, the check is complete and no runtime error
+   went unexpected. */
+int h_report_passes(const LitProgram *p, const ChkReport *r);
+
+/* h_check.c: one file, one model, shared by run and suite. */
+typedef struct {
+    const char *path;
+    char *source;                       /* the file's bytes */
+    size_t len;
+    char sha256[65];
+    LitProgram *p;
+} HFile;
+
+/* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
+int h_file_load(const char *path, const HOpts *o, HFile *f);
+void h_file_free(HFile *f);
+void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
+                     size_t len);
+/* Checks f under model, prints the report to out (if any), stores it in
+   db (if any); *passed tells whether the check passes. */
+int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
+            int64_t run_id, FILE *out, int *passed);
+char *h_argv_string(const char *cmd, int argc, char **argv);
+void h_sha256(const void *data, size_t len, char hex[65]);
+
+/* h_run.c, h_suite.c */
+int h_cmd_run(int argc, char **argv);
+int h_cmd_suite(int argc, char **argv);
+
+/* h_parse.c */
 int h_cmd_parse(int, char **);
+
+/* h_query.c: the read side of the results store. */
+int h_cmd_query(int argc, char **argv);
+int h_cmd_report(int argc, char **argv);
+int h_cmd_show(int argc, char **argv);
+int h_cmd_merge(int argc, char **argv);
 
 #endif

@@ -23,6 +23,11 @@ typedef struct ResDb ResDb;
 
 enum { RES_READWRITE = 0, RES_READONLY = 1 };
 
+/* Error codes. RES_EINPUT: the user's fault (missing or foreign database,
+   other schema version, bad or refused SQL, unknown report or id);
+   RES_EINTERNAL: anything else (I/O, a record the schema rejects). */
+enum { RES_OK = 0, RES_EINPUT = 1, RES_EINTERNAL = 2 };
+
 typedef struct {
     const char *name, *path, *sha256, *source;
     const char *params;                 /* canonical "N=2;M=3" or "" */
@@ -84,16 +89,29 @@ int res_run_end(ResDb *db, int64_t run_id, const char *status);
 int res_write_check(ResDb *db, int64_t run_id, const ResCheck *c,
                     int64_t *check_id);
 /* 1 when a `done` check exists for this content, model, config and gpmc
-   version (for --resume), 0 when not, negative on error. */
+   version (for --resume), 0 when not, negative (-RES_E…) on error. */
 int res_check_done(ResDb *db, const char *sha256, const char *model,
                    const char *config, const char *version);
 
+/* For the latest such `done` check: *nfail = its results that do not pass
+   (DESIGN section 5) plus its runtime errors not tied to a `check noerror`
+   (violations with cond_index < 0). 0, or negative on error. */
+int res_check_failures(ResDb *db, const char *sha256, const char *model,
+                       const char *config, const char *version,
+                       int64_t *nfail);
+
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
+/* Run exactly one statement that only reads and print its rows. A refused
+   or malformed statement is RES_EINPUT with the reason, before any output. */
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out);
 /* which: verdicts unexpected costs disagreements */
 int res_report(ResDb *db, const char *which, FILE *out);
+/* A violation, or a check with all its rows, as text; with dot, the DOT
+   graphs of their witnesses instead. Unknown id: RES_EINPUT. */
 int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out);
 int res_show_check(ResDb *db, int64_t id, int dot, FILE *out);
+/* Copy the inputs into out_path (created if needed) without duplicates,
+   in one transaction; every input is checked before out_path is touched. */
 int res_merge(const char *out_path, const char *const *in, int nin,
               char *err, size_t errlen);
 

@@ -1,0 +1,235 @@
+/*
+ * chk_cond.c — conditions: what each phase observes, its outcomes and the
+ * evaluation of `check` conditions on them.
+ *
+ * A phase's outcome is its observation projected on the names that the
+ * conditions of that phase mention (herd7 lists the same): registers
+ * `G:rN` first, by thread then register, then memory locations by name and
+ * index; a whole-array comparison mentions every element. Conditions only
+ * read mentioned names, so each distinct outcome is evaluated once.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker/checker_int.h"
+
+static void add_item(ChkProj *pr, int kind, int32_t a, int32_t b, int *cap)
+{
+    for (int i = 0; i < pr->nitems; i++)
+        if (pr->items[i].kind == kind && pr->items[i].a == a &&
+            pr->items[i].b == b)
+            return;
+    if (pr->nitems == *cap) {
+        *cap = *cap ? *cap * 2 : 8;
+        pr->items = realloc(pr->items, (size_t)*cap * sizeof *pr->items);
+    }
+    pr->items[pr->nitems].kind = kind;
+    pr->items[pr->nitems].a = a;
+    pr->items[pr->nitems].b = b;
+    pr->nitems++;
+}
+
+static void collect(const LitProgram *p, ChkProj *pr, const LitCond *c,
+                    int *cap)
+{
+    if (!c)
+        return;
+    switch (c->kind) {
+    case LIT_C_LOC:
+        add_item(pr, 1, c->loc, c->index, cap);
+        break;
+    case LIT_C_REG:
+        add_item(pr, 0, c->gtid, c->reg, cap);
+        break;
+    case LIT_C_ARREQ:
+    case LIT_C_ARRNE:
+        for (int32_t i = 0; i < p->locs[c->loc].size; i++)
+            add_item(pr, 1, c->loc, i, cap);
+        break;
+    default:
+        collect(p, pr, c->l, cap);
+        collect(p, pr, c->r, cap);
+        break;
+    }
+}
+
+static const LitProgram *sort_prog;
+
+static int cmp_item(const void *x, const void *y)
+{
+    const struct ChkItem *a = x, *b = y;
+    int c;
+    if (a->kind != b->kind)
+        return a->kind - b->kind;
+    if (a->kind == 1) {
+        c = strcmp(sort_prog->locs[a->a].name, sort_prog->locs[b->a].name);
+        if (c)
+            return c;
+    } else if (a->a != b->a) {
+        return a->a < b->a ? -1 : 1;
+    }
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+void chk_proj_build(ChkRun *R)
+{
+    for (int ph = 0; ph < 3; ph++) {
+        ChkProj *pr = &R->proj[ph];
+        int cap = 0, any = 0;
+        pr->nitems = 0;
+        pr->items = NULL;
+        for (int k = 0; k < R->p->nchecks; k++)
+            if (R->p->checks[k].phase == ph) {
+                any = 1;
+                collect(R->p, pr, R->p->checks[k].cond, &cap);
+            }
+        if (!any) {
+            pr->nitems = -1;
+            continue;
+        }
+        sort_prog = R->p;
+        if (pr->nitems > 1)
+            qsort(pr->items, (size_t)pr->nitems, sizeof *pr->items, cmp_item);
+    }
+}
+
+uint32_t chk_outcome(ChkRun *R, int ph, const int64_t *pm,
+                     const int64_t *dram, const MdlState *s)
+{
+    const ChkProj *pr = &R->proj[ph];
+    uint32_t id;
+    int r;
+    if (pr->nitems < 0)
+        return CHK_NONE;
+    for (int i = 0; i < pr->nitems; i++) {
+        const struct ChkItem *it = &pr->items[i];
+        if (it->kind == 0) {
+            R->obuf[i] = (uint64_t)mdl_reg(R->m, s, it->a, it->b);
+        } else {
+            const LitLoc *l = &R->p->locs[it->a];
+            const int64_t *mem = l->space == LIT_PM ? pm : dram;
+            R->obuf[i] = (uint64_t)mem[l->addr + it->b];
+        }
+    }
+    r = chk_table_put(&R->outs[ph], R->obuf, (uint32_t)pr->nitems,
+                      chk_hash_words(R->obuf, (uint32_t)pr->nitems), &id);
+    if (r < 0) {
+        chk_limit(R, "out of memory");
+        R->oom = 1;
+        return CHK_NONE;
+    }
+    if (r == 1 &&
+        (chk_vec_push(&R->out_count[ph], 0) ||
+         chk_vec_push(&R->out_best[ph], CHK_NONE) ||
+         chk_vec_push(&R->out_state[ph], CHK_NONE) ||
+         chk_vec_push(&R->out_aux[ph], CHK_NONE))) {
+        chk_limit(R, "out of memory");
+        R->oom = 1;
+        return CHK_NONE;
+    }
+    return id;
+}
+
+static int64_t item_value(const ChkRun *R, int ph, int kind, int32_t a,
+                          int32_t b, const uint64_t *proj)
+{
+    const ChkProj *pr = &R->proj[ph];
+    for (int i = 0; i < pr->nitems; i++)
+        if (pr->items[i].kind == kind && pr->items[i].a == a &&
+            pr->items[i].b == b)
+            return (int64_t)proj[i];
+    return 0;
+}
+
+static int64_t term(const ChkRun *R, int ph, const LitCond *c,
+                    const uint64_t *proj)
+{
+    switch (c->kind) {
+    case LIT_C_INT:
+        return c->val;
+    case LIT_C_LOC:
+        return item_value(R, ph, 1, c->loc, c->index, proj);
+    case LIT_C_REG:
+        return item_value(R, ph, 0, c->gtid, c->reg, proj);
+    case LIT_C_ADD:
+        return (int64_t)((uint64_t)term(R, ph, c->l, proj) +
+                         (uint64_t)term(R, ph, c->r, proj));
+    case LIT_C_SUB:
+        return (int64_t)((uint64_t)term(R, ph, c->l, proj) -
+                         (uint64_t)term(R, ph, c->r, proj));
+    case LIT_C_MUL:
+        return (int64_t)((uint64_t)term(R, ph, c->l, proj) *
+                         (uint64_t)term(R, ph, c->r, proj));
+    case LIT_C_NEG:
+        return (int64_t)(0 - (uint64_t)term(R, ph, c->l, proj));
+    default:
+        return chk_cond_eval(R, ph, c, proj);
+    }
+}
+
+int chk_cond_eval(const ChkRun *R, int ph, const LitCond *c,
+                  const uint64_t *proj)
+{
+    int64_t a, b;
+    switch (c->kind) {
+    case LIT_C_EQ: case LIT_C_NE: case LIT_C_LT: case LIT_C_LE:
+    case LIT_C_GT: case LIT_C_GE:
+        a = term(R, ph, c->l, proj);
+        b = term(R, ph, c->r, proj);
+        switch (c->kind) {
+        case LIT_C_EQ: return a == b;
+        case LIT_C_NE: return a != b;
+        case LIT_C_LT: return a < b;
+        case LIT_C_LE: return a <= b;
+        case LIT_C_GT: return a > b;
+        default: return a >= b;
+        }
+    case LIT_C_NOT:
+        return !chk_cond_eval(R, ph, c->l, proj);
+    case LIT_C_AND:
+        return chk_cond_eval(R, ph, c->l, proj) &&
+               chk_cond_eval(R, ph, c->r, proj);
+    case LIT_C_OR:
+        return chk_cond_eval(R, ph, c->l, proj) ||
+               chk_cond_eval(R, ph, c->r, proj);
+    case LIT_C_IMP:
+        return !chk_cond_eval(R, ph, c->l, proj) ||
+               chk_cond_eval(R, ph, c->r, proj);
+    case LIT_C_ARREQ:
+    case LIT_C_ARRNE: {
+        int eq = 1;
+        for (int32_t i = 0; i < c->n; i++)
+            if (item_value(R, ph, 1, c->loc, i, proj) != c->vals[i])
+                eq = 0;
+        return c->kind == LIT_C_ARREQ ? eq : !eq;
+    }
+    default:
+        return term(R, ph, c, proj) != 0;
+    }
+}
+
+void chk_outcome_text(const ChkRun *R, int ph, const uint64_t *proj,
+                      char *buf, size_t len)
+{
+    const ChkProj *pr = &R->proj[ph];
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < pr->nitems && n < len; i++) {
+        const struct ChkItem *it = &pr->items[i];
+        const char *sep = i ? "; " : "";
+        if (it->kind == 0) {
+            n += (size_t)snprintf(buf + n, len - n, "%s%d:r%d=%lld", sep,
+                                  (int)it->a, (int)it->b,
+                                  (long long)(int64_t)proj[i]);
+        } else {
+            const LitLoc *l = &R->p->locs[it->a];
+            if (l->is_array)
+                n += (size_t)snprintf(buf + n, len - n, "%s%s[%d]=%lld", sep,
+                                      l->name, (int)it->b,
+                                      (long long)(int64_t)proj[i]);
+            else
+                n += (size_t)snprintf(buf + n, len - n, "%s%s=%lld", sep,
+                                      l->name, (long long)(int64_t)proj[i]);
+        }
+    }
+}

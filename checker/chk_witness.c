@@ -1,0 +1,451 @@
+/*
+ * chk_witness.c — shortest witnesses, rebuilt after the exploration.
+ *
+ * A witness is a chain of segments: the main-program path to a crash point
+ * (BFS parent pointers of level 0), then for each crash the recovery path
+ * on that crash's image, found by re-exploring the memoised recovery (the
+ * exploration is deterministic, so the state numbers are the ones the memo
+ * recorded). Each segment is replayed with mdl_apply to describe its steps;
+ * pending stores get witness-wide numbers (#1, #2, …) as they are created,
+ * and each crash lists which of them its image includes and lacks.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker/checker_int.h"
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+} Buf;
+
+static void put(Buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void put(Buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+    for (;;) {
+        size_t room = b->cap - b->n;
+        va_start(ap, fmt);
+        k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+            return;
+        if (b->s && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        {
+            size_t nc = b->cap ? b->cap * 2 : 1024;
+            char *p;
+            while (nc < b->n + (size_t)k + 1)
+                nc *= 2;
+            p = realloc(b->s, nc);
+            if (!p)
+                return;
+            b->s = p;
+            b->cap = nc;
+        }
+    }
+}
+
+static void put_json_str(Buf *b, const char *s)
+{
+    put(b, "\"");
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            put(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            put(b, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            put(b, "%c", *s);
+    }
+    put(b, "\"");
+}
+
+typedef struct {
+    int level;                          /* 0 main, else recovery level */
+    uint32_t img;                       /* recovery: the image it starts on */
+    uint32_t target;                    /* last state of the segment */
+    uint32_t err_step;                  /* failing step after it, or NONE */
+    uint32_t crash_img;                 /* image of the crash after, or NONE */
+} Seg;
+
+#define MAXSEG 64
+
+typedef struct {
+    ChkRun *R;
+    Buf text, steps, crashes, deps;
+    MdlState a, b;
+    int32_t slotid[64];
+    int nstores, nsteps, ncrashes;
+    int first_crash_after;
+    char first_crash[512];
+} W;
+
+static void image_text(const ChkRun *R, const int64_t *pm, Buf *b)
+{
+    int first = 1;
+    for (int i = 0; i < R->p->nlocs; i++) {
+        const LitLoc *l = &R->p->locs[i];
+        if (l->space != LIT_PM)
+            continue;
+        for (int32_t j = 0; j < l->size; j++) {
+            if (l->is_array)
+                put(b, "%s%s[%d]=%lld", first ? "" : "; ", l->name, (int)j,
+                    (long long)pm[l->addr + j]);
+            else
+                put(b, "%s%s=%lld", first ? "" : "; ", l->name,
+                    (long long)pm[l->addr + j]);
+            first = 0;
+        }
+    }
+}
+
+static void step_json(W *w, const MdlStepInfo *in, int level, int store)
+{
+    const char *kname = in->kernel >= 0 ? w->R->p->kernels[in->kernel].name
+                                        : "";
+    if (w->steps.n)
+        put(&w->steps, ",");
+    put(&w->steps, "{\"id\":%d,\"phase\":\"%s\",\"thread\":%d,\"kernel\":",
+        w->nsteps, level ? "recovery" : "main", (int)in->gtid);
+    put_json_str(&w->steps, kname);
+    put(&w->steps, ",\"line\":%d,\"instr\":", (int)in->line);
+    put_json_str(&w->steps, in->instr);
+    put(&w->steps, ",\"effect\":");
+    put_json_str(&w->steps, in->effect);
+    if (store > 0)
+        put(&w->steps, ",\"store\":%d", store);
+    put(&w->steps, "}");
+}
+
+static void describe(W *w, const MdlStepInfo *in, int store)
+{
+    const ChkRun *R = w->R;
+    put(&w->text, "  %d. ", w->nsteps + 1);
+    if (in->gtid >= 0)
+        put(&w->text, "%s thread %d line %d: %s",
+            R->p->kernels[in->kernel].name, (int)in->gtid, (int)in->line,
+            in->instr);
+    else
+        put(&w->text, "%s", in->instr);
+    if (in->effect[0])
+        put(&w->text, "  -- %s", in->effect);
+    if (store > 0)
+        put(&w->text, " [#%d]", store);
+    put(&w->text, "\n");
+}
+
+/* Replays one step of w->a into w->b and swaps. Returns 0 ok. */
+static int replay(W *w, uint32_t step, int level)
+{
+    ChkRun *R = w->R;
+    MdlStepInfo in;
+    MdlError e;
+    MdlState t;
+    int store = 0, r = mdl_apply(R->m, &w->a, step, &w->b, &in, &e);
+    if (r)
+        return r;
+    if (in.removed) {
+        int k = 0;
+        for (int j = 0; j < 64; j++)
+            if (!(in.removed & (1ull << j)))
+                w->slotid[k++] = w->slotid[j];
+        for (; k < 64; k++)
+            w->slotid[k] = 0;
+    }
+    if (in.created >= 0 && in.created < 64) {
+        MdlPending pend[64];
+        int np = mdl_pending(R->m, &w->b, pend, 64);
+        store = ++w->nstores;
+        memmove(&w->slotid[in.created + 1], &w->slotid[in.created],
+                (size_t)(63 - in.created) * sizeof *w->slotid);
+        w->slotid[in.created] = store;
+        if (in.created < np)
+            for (int j = 0; j < np; j++)
+                if (pend[in.created].deps & (1ull << j)) {
+                    if (w->deps.n)
+                        put(&w->deps, ",");
+                    put(&w->deps, "[%d,%d]", store, w->slotid[j]);
+                }
+    }
+    describe(w, &in, store);
+    step_json(w, &in, level, store);
+    w->nsteps++;
+    t = w->a;
+    w->a = w->b;
+    w->b = t;
+    return 0;
+}
+
+typedef struct {
+    const uint64_t *want;
+    uint32_t n;
+    uint64_t included;
+    int found;
+} Find;
+
+static int find_image(void *ctx, const int64_t *pm, uint64_t included)
+{
+    Find *f = ctx;
+    if (memcmp(pm, f->want, f->n * sizeof *f->want))
+        return 0;
+    f->included = included;
+    f->found = 1;
+    return 1;
+}
+
+/* The crash after the current state, on image img. */
+static void crash(W *w, uint32_t img, int ncrash)
+{
+    ChkRun *R = w->R;
+    MdlPending pend[64];
+    Find f;
+    Buf inc = {0}, exc = {0}, js = {0};
+    int np = mdl_pending(R->m, &w->a, pend, 64);
+    f.want = chk_table_key(&R->images, img, &f.n);
+    f.included = 0;
+    f.found = 0;
+    mdl_images(R->m, &w->a, find_image, &f);
+    for (int j = 0; j < np && j < 64; j++) {
+        char nm[64];
+        Buf *b = (f.included & (1ull << j)) ? &inc : &exc;
+        mdl_word_name(R->m, LIT_PM, pend[j].word, nm, sizeof nm);
+        put(b, "%s#%d %s = %lld", b->n ? ", " : "", w->slotid[j], nm,
+            (long long)pend[j].value);
+        put(&js, "%s%d", js.n ? "," : "", w->slotid[j]);
+    }
+    put(&w->text, "crash %d after step %d", ncrash, w->nsteps);
+    if (np) {
+        put(&w->text, ": image includes %s; lacks %s", inc.n ? inc.s : "none",
+            exc.n ? exc.s : "none");
+    }
+    put(&w->text, "\n  image: ");
+    image_text(R, (const int64_t *)f.want, &w->text);
+    put(&w->text, "\n");
+    if (w->crashes.n)
+        put(&w->crashes, ",");
+    put(&w->crashes, "{\"after\":%d,\"included\":[", w->nsteps - 1);
+    for (int j = 0, k = 0; j < np && j < 64; j++)
+        if (f.included & (1ull << j))
+            put(&w->crashes, "%s%d", k++ ? "," : "", w->slotid[j]);
+    put(&w->crashes, "],\"excluded\":[");
+    for (int j = 0, k = 0; j < np && j < 64; j++)
+        if (!(f.included & (1ull << j)))
+            put(&w->crashes, "%s%d", k++ ? "," : "", w->slotid[j]);
+    put(&w->crashes, "]}");
+    free(inc.s);
+    free(exc.s);
+    free(js.s);
+}
+
+static int collect_path(const ChkSpace *sp, uint32_t target, uint32_t *out,
+                        int max)
+{
+    int n = 0;
+    for (uint32_t s = target; s != 0 && s != CHK_NONE; s = sp->parent[s])
+        n++;
+    if (n > max)
+        return -1;
+    for (uint32_t s = target, k = (uint32_t)n; s != 0 && s != CHK_NONE;
+         s = sp->parent[s])
+        out[--k] = sp->step[s];
+    return n;
+}
+
+/* Finds the memo entry for id (err or observation) of recovery (img, d). */
+static const ChkBest *memo_entry(ChkRun *R, uint32_t img, int d, int err,
+                                 uint32_t id)
+{
+    uint32_t mi = chk_recover(R, img, d);
+    const ChkMemo *mm;
+    const ChkBest *b;
+    uint32_t n, lo = 0, hi;
+    if (mi == CHK_NONE)
+        return NULL;
+    mm = &R->memo[mi];
+    b = R->mbest + (err ? mm->err_first : mm->out_first);
+    n = err ? mm->nerr : mm->nout;
+    hi = n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (b[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && b[lo].id == id ? &b[lo] : NULL;
+}
+
+/* Plays the segments; the text and JSON end up in w. */
+static void play(W *w, const Seg *seg, int nseg)
+{
+    ChkRun *R = w->R;
+    uint32_t *path = malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
+    if (!path)
+        return;
+    for (int k = 0; k < nseg; k++) {
+        const Seg *g = &seg[k];
+        int n;
+        if (g->level == 0) {
+            mdl_init_main(R->m, &w->a);
+            put(&w->text, "main program:\n");
+        } else {
+            const uint64_t *img = chk_table_key(&R->images, g->img, NULL);
+            chk_recover_space(R, g->img, R->o.crash_depth - g->level);
+            mdl_init_recovery(R->m, (const int64_t *)img, &w->a);
+            put(&w->text, "recovery %d:\n", g->level);
+        }
+        memset(w->slotid, 0, sizeof w->slotid);
+        n = collect_path(&R->space[g->level], g->target, path,
+                         (int)R->o.max_steps + 1);
+        for (int i = 0; i < n; i++)
+            if (replay(w, path[i], g->level))
+                break;
+        if (g->err_step != CHK_NONE) {
+            MdlStepInfo in;
+            MdlError e;
+            if (mdl_apply(R->m, &w->a, g->err_step, &w->b, &in, &e) == 1) {
+                if (g->err_step != MDL_STEP_NONE) {
+                    describe(w, &in, 0);
+                    step_json(w, &in, g->level, 0);
+                    w->nsteps++;
+                }
+                put(&w->text, "error: %s\n", e.msg);
+            }
+        }
+        if (g->crash_img != CHK_NONE)
+            crash(w, g->crash_img, ++w->ncrashes);
+    }
+    free(path);
+}
+
+static void finish(W *w, ChkViolation *v, int kind)
+{
+    ChkRun *R = w->R;
+    Buf js = {0};
+    put(&js, "{\"kind\":\"%s\",\"steps\":[%s],\"crashes\":[%s]",
+        chk_vkind_names[kind], w->steps.n ? w->steps.s : "",
+        w->crashes.n ? w->crashes.s : "");
+    if (w->crashes.n) {
+        const char *c = w->crashes.s, *e = strchr(c, '}');
+        put(&js, ",\"crash\":%.*s}", (int)(e - c), c);
+    }
+    put(&js, ",\"deps\":[%s]}", w->deps.n ? w->deps.s : "");
+    v->kind = kind;
+    v->depth = w->ncrashes;
+    v->witness = lit_arena_strdup(R->arena, w->text.n ? w->text.s : "");
+    v->witness_json = lit_arena_strdup(R->arena, js.s ? js.s : "{}");
+    free(js.s);
+    free(w->text.s);
+    free(w->steps.s);
+    free(w->crashes.s);
+    free(w->deps.s);
+    free(w->a.w);
+    free(w->b.w);
+}
+
+static int start(W *w, ChkRun *R)
+{
+    memset(w, 0, sizeof *w);
+    w->R = R;
+    w->a.cap = w->b.cap = mdl_max_words(R->m);
+    w->a.w = calloc(w->a.cap, sizeof(uint64_t));
+    w->b.w = calloc(w->b.cap, sizeof(uint64_t));
+    return w->a.w && w->b.w ? 0 : -1;
+}
+
+/* Recovery segments from main image img towards observation (or error) id,
+   appended to seg; returns the new count. */
+static int recovery_segs(ChkRun *R, Seg *seg, int n, uint32_t img, int err,
+                         uint32_t id)
+{
+    int d = R->o.crash_depth - 1;
+    while (n < MAXSEG && d >= 0) {
+        const ChkBest *b = memo_entry(R, img, d, err, id);
+        Seg *g = &seg[n++];
+        if (!b)
+            return n - 1;
+        g->level = R->o.crash_depth - d;
+        g->img = img;
+        g->target = b->state;
+        g->err_step = b->via == VIA_ERROR ? b->aux : CHK_NONE;
+        g->crash_img = b->via == VIA_NESTED ? b->aux : CHK_NONE;
+        if (b->via != VIA_NESTED)
+            break;
+        img = b->aux;
+        d--;
+    }
+    return n;
+}
+
+void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
+{
+    W w;
+    Seg seg[MAXSEG];
+    int n = 1;
+    if (start(&w, R))
+        return;
+    memset(seg, 0, sizeof seg);
+    seg[0].level = 0;
+    seg[0].err_step = CHK_NONE;
+    seg[0].crash_img = CHK_NONE;
+    if (ph == LIT_FINAL) {
+        seg[0].target = R->out_state[ph].v[o];
+    } else if (ph == LIT_CRASH) {
+        seg[0].target = R->out_state[ph].v[o];
+        seg[0].crash_img = R->out_aux[ph].v[o];
+    } else {
+        uint32_t img = R->out_aux[ph].v[o];
+        seg[0].target = R->img_state.v[img];
+        seg[0].crash_img = img;
+        n = recovery_segs(R, seg, 1, img, 0, R->out_state[ph].v[o]);
+    }
+    play(&w, seg, n);
+    if (ph == LIT_CRASH) {
+        put(&w.text, "outcome: ");
+    } else {
+        put(&w.text, "%s: ", ph == LIT_FINAL ? "final" : "recovered");
+    }
+    {
+        char buf[1024];
+        chk_outcome_text(R, ph, chk_table_key(&R->outs[ph], o, NULL), buf,
+                         sizeof buf);
+        put(&w.text, "%s\n", buf);
+        if (ph == LIT_CRASH) {
+            Buf ib = {0};
+            image_text(R, (const int64_t *)chk_table_key(
+                              &R->images, R->out_aux[ph].v[o], NULL), &ib);
+            v->image = lit_arena_strdup(R->arena, ib.s ? ib.s : "");
+            free(ib.s);
+        }
+    }
+    finish(&w, v, v->kind);
+}
+
+void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
+{
+    W w;
+    Seg seg[MAXSEG];
+    int n = 1;
+    if (start(&w, R))
+        return;
+    memset(seg, 0, sizeof seg);
+    seg[0].err_step = CHK_NONE;
+    seg[0].crash_img = CHK_NONE;
+    if (R->err_img.v[err] == CHK_NONE) {
+        seg[0].target = R->err_state.v[err];
+        seg[0].err_step = R->err_aux.v[err];
+    } else {
+        uint32_t img = R->err_img.v[err];
+        seg[0].target = R->img_state.v[img];
+        seg[0].crash_img = img;
+        n = recovery_segs(R, seg, 1, img, 1, err);
+    }
+    play(&w, seg, n);
+    finish(&w, v, CHK_V_ERROR);
+}

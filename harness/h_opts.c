@@ -1,0 +1,183 @@
+/*
+ * h_opts.c — the options shared by `run`, `suite` and `time`: models,
+ * -D params, --config keys, exploration limits, the results database.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/harness.h"
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gpmc %s: error: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    return H_USAGE;
+}
+
+int h_models_parse(const char *list, int *models, int *n)
+{
+    char buf[256], *tok, *save = NULL;
+    *n = 0;
+    if (!strcmp(list, "all")) {
+        for (int m = 0; m < LIT_NMODELS; m++)
+            models[(*n)++] = m;
+        return 0;
+    }
+    snprintf(buf, sizeof buf, "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int m = lit_model_from_name(tok);
+        if (m < 0)
+            return -1;
+        for (int i = 0; i < *n; i++)
+            if (models[i] == m)
+                m = -1;
+        if (m >= 0)
+            models[(*n)++] = m;
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_int(const char *s, int64_t *v)
+{
+    char *end;
+    long long x;
+    if (!*s)
+        return -1;
+    x = strtoll(s, &end, 0);
+    if (*end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
+                 const char *cmd)
+{
+    memset(o, 0, sizeof *o);
+    chk_options_default(&o->chk);
+    h_models_parse("all", o->models, &o->nmodels);
+    o->db = NULL;
+    o->files = calloc((size_t)argc + 1, sizeof *o->files);
+    o->defines = calloc((size_t)argc + 1, sizeof *o->defines);
+    o->config = calloc((size_t)argc + 1, sizeof *o->config);
+    o->jobs = 1;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int64_t x;
+        if (a[0] != '-' || !a[1]) {
+            o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            o->help = 1;
+            continue;
+        }
+        if ((allowed & HO_RUN) && !strcmp(a, "--naive")) {
+            o->chk.naive = 1;
+            continue;
+        }
+        if ((allowed & HO_RUN) && !strcmp(a, "--json")) {
+            o->json = 1;
+            continue;
+        }
+        if ((allowed & HO_SUITE) && !strcmp(a, "--resume")) {
+            o->resume = 1;
+            continue;
+        }
+        if (!strncmp(a, "-D", 2) && (allowed & HO_DEFINE)) {
+            const char *d = a[2] ? a + 2 : v;
+            char *eq;
+            if (!a[2])
+                i++;
+            if (!d || !(eq = strchr(d, '=')) || eq == d)
+                return usage_error(cmd, "-D expects NAME=VALUE, got '%s'",
+                                   d ? d : "");
+            if (parse_int(eq + 1, &x))
+                return usage_error(cmd, "-D %s: the value must be an integer",
+                                   d);
+            o->defines[o->ndefines].name = strndup(d, (size_t)(eq - d));
+            o->defines[o->ndefines].value = x;
+            o->ndefines++;
+            continue;
+        }
+        if (!v)
+            return usage_error(cmd, "option %s needs a value", a);
+        i++;
+        if (!strcmp(a, "--model")) {
+            if (h_models_parse(v, o->models, &o->nmodels))
+                return usage_error(cmd, "--model: unknown model in '%s' "
+                                   "(strict epoch bepoch scoped bscoped hw all)",
+                                   v);
+        } else if (!strcmp(a, "--db")) {
+            o->db = v;
+        } else if (!strcmp(a, "--config") && (allowed & HO_DEFINE)) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v)
+                return usage_error(cmd, "--config expects KEY=VALUE, got '%s'",
+                                   v);
+            o->config[o->nconfig].key = strndup(v, (size_t)(eq - v));
+            o->config[o->nconfig].value = eq + 1;
+            o->nconfig++;
+        } else if (!strcmp(a, "--crash-depth") && (allowed & HO_RUN)) {
+            if (parse_int(v, &x) || x < 1 || x > 16)
+                return usage_error(cmd, "--crash-depth must be 1..16, got '%s'",
+                                   v);
+            o->chk.crash_depth = (int)x;
+        } else if (!strcmp(a, "--max-states") && (allowed & HO_RUN)) {
+            if (parse_int(v, &x) || x < 1)
+                return usage_error(cmd, "--max-states must be positive, got '%s'",
+                                   v);
+            o->chk.max_states = x;
+        } else if (!strcmp(a, "--max-steps") && (allowed & HO_RUN)) {
+            if (parse_int(v, &x) || x < 1)
+                return usage_error(cmd, "--max-steps must be positive, got '%s'",
+                                   v);
+            o->chk.max_steps = x;
+        } else if (!strcmp(a, "--timeout") && (allowed & HO_RUN)) {
+            char *end;
+            double t = strtod(v, &end);
+            if (*end || t <= 0)
+                return usage_error(cmd, "--timeout must be a positive number "
+                                   "of seconds, got '%s'", v);
+            o->chk.timeout_s = t;
+        } else if (!strcmp(a, "--jobs") && (allowed & HO_SUITE)) {
+            if (parse_int(v, &x) || x < 1 || x > 256)
+                return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);
+            o->jobs = (int)x;
+        } else if (!strcmp(a, "--shard") && (allowed & HO_SUITE)) {
+            int si, sn;
+            char tail;
+            if (sscanf(v, "%d/%d%c", &si, &sn, &tail) != 2 || sn < 1 ||
+                si < 1 || si > sn)
+                return usage_error(cmd, "--shard expects I/N with 1 <= I <= N, "
+                                   "got '%s'", v);
+            o->shard_i = si;
+            o->shard_n = sn;
+        } else {
+            return usage_error(cmd, "unknown option %s", a);
+        }
+    }
+    return 0;
+}
+
+void h_opts_free(HOpts *o)
+{
+    for (int i = 0; i < o->ndefines; i++)
+        free((char *)o->defines[i].name);
+    for (int i = 0; i < o->nconfig; i++)
+        free((char *)o->config[i].key);
+    free(o->files);
+    free(o->defines);
+    free(o->config);
+}
+
+void h_lit_options(const HOpts *o, LitOptions *lo)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->ndefines = o->ndefines;
+    lo->defines = o->defines;
+    lo->nconfig = o->nconfig;
+    lo->config = o->config;
+}

@@ -1,0 +1,195 @@
+/* The read side of the results store: `gpmc query`, `report`, `show` and
+   `merge` (DESIGN section 6; the store is specs/schema.md). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/harness.h"
+#include "results/results.h"
+
+#define DEFAULT_DB "results/gpmc.db"
+
+static const char usage_query[] =
+    "usage: gpmc query [--db F] [--csv|--json] \"SELECT ...\"\n"
+    "Run one read-only SQL statement on the results database (default "
+    DEFAULT_DB ").\n";
+static const char usage_report[] =
+    "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]\n"
+    "Print a report over the latest check of each test, model and config.\n";
+static const char usage_show[] =
+    "usage: gpmc show violation ID | check ID [--db F] [--dot]\n"
+    "Print a violation's witness, or a check's results, outcomes and\n"
+    "violations; --dot prints the witness graphs in Graphviz DOT instead.\n";
+static const char usage_merge[] =
+    "usage: gpmc merge OUT.db IN.db...\n"
+    "Copy the inputs into OUT.db (created if needed) without duplicates.\n";
+
+static int usage_error(const char *usage, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gpmc: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fputs(usage, stderr);
+    return H_USAGE;
+}
+
+static int res_status(int rc, const char *msg)
+{
+    if (rc == RES_OK)
+        return H_OK;
+    fprintf(stderr, "gpmc: error: %s\n", msg);
+    return rc == RES_EINPUT ? H_USAGE : H_INTERNAL;
+}
+
+/* Options shared by the commands. A command accepts those whose pointer it
+   passes; positionals are moved, in order, to the front of argv (pos). */
+typedef struct {
+    const char *cmd, *usage;
+    const char **db;
+    int *csv, *json, *dot;
+    char **pos;
+    int npos;
+} Args;
+
+/* 0: parsed; H_OK after --help (printed); H_USAGE after an error. */
+static int parse_args(Args *a, int argc, char **argv, int *done)
+{
+    int dashdash = 0;
+    *done = 0;
+    a->pos = argv;
+    for (int i = 0; i < argc; i++) {
+        char *s = argv[i];
+        if (dashdash || s[0] != '-' || !s[1]) {
+            argv[a->npos++] = s;
+        } else if (!strcmp(s, "--")) {
+            dashdash = 1;
+        } else if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            fputs(a->usage, stdout);
+            *done = 1;
+            return H_OK;
+        } else if (a->db && !strcmp(s, "--db")) {
+            if (++i == argc)
+                return usage_error(a->usage, "%s: --db needs a file", a->cmd);
+            *a->db = argv[i];
+        } else if (a->db && !strncmp(s, "--db=", 5)) {
+            *a->db = s + 5;
+        } else if (a->csv && !strcmp(s, "--csv")) {
+            *a->csv = 1;
+        } else if (a->json && !strcmp(s, "--json")) {
+            *a->json = 1;
+        } else if (a->dot && !strcmp(s, "--dot")) {
+            *a->dot = 1;
+        } else {
+            return usage_error(a->usage, "%s: unknown option '%s'", a->cmd, s);
+        }
+    }
+    return H_OK;
+}
+
+static int open_db(const char *path, ResDb **db)
+{
+    char err[1024];
+    int rc = res_open(path, RES_READONLY, db, err, sizeof err);
+    return rc ? res_status(rc, err) : H_OK;
+}
+
+int h_cmd_query(int argc, char **argv)
+{
+    const char *path = DEFAULT_DB;
+    int csv = 0, json = 0, done;
+    Args a = {"query", usage_query, &path, &csv, &json, NULL, NULL, 0};
+    int st = parse_args(&a, argc, argv, &done);
+    if (st || done)
+        return st;
+    if (csv && json)
+        return usage_error(usage_query, "query: --csv and --json exclude"
+                                        " each other");
+    if (a.npos != 1)
+        return usage_error(usage_query, "query: expected one SQL statement,"
+                                        " got %d arguments", a.npos);
+    ResDb *db;
+    if ((st = open_db(path, &db)))
+        return st;
+    int rc = res_query(db, a.pos[0],
+                       csv ? RES_FMT_CSV : json ? RES_FMT_JSON : RES_FMT_TABLE,
+                       stdout);
+    st = res_status(rc, res_errmsg(db));
+    res_close(db);
+    return st;
+}
+
+int h_cmd_report(int argc, char **argv)
+{
+    const char *path = DEFAULT_DB;
+    int done;
+    Args a = {"report", usage_report, &path, NULL, NULL, NULL, NULL, 0};
+    int st = parse_args(&a, argc, argv, &done);
+    if (st || done)
+        return st;
+    if (a.npos != 1)
+        return usage_error(usage_report, "report: expected one report name");
+    ResDb *db;
+    if ((st = open_db(path, &db)))
+        return st;
+    st = res_status(res_report(db, a.pos[0], stdout), res_errmsg(db));
+    res_close(db);
+    return st;
+}
+
+/* A positive decimal id, else -1. */
+static int64_t parse_id(const char *s)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v <= 0 || s[0] == '+')
+        return -1;
+    return v;
+}
+
+int h_cmd_show(int argc, char **argv)
+{
+    const char *path = DEFAULT_DB;
+    int dot = 0, done;
+    Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, 0};
+    int st = parse_args(&a, argc, argv, &done);
+    if (st || done)
+        return st;
+    if (a.npos != 2 ||
+        (strcmp(a.pos[0], "violation") && strcmp(a.pos[0], "check")))
+        return usage_error(usage_show, "show: expected 'violation ID' or"
+                                       " 'check ID'");
+    int64_t id = parse_id(a.pos[1]);
+    if (id < 0)
+        return usage_error(usage_show, "show: bad id '%s'", a.pos[1]);
+    ResDb *db;
+    if ((st = open_db(path, &db)))
+        return st;
+    int rc = !strcmp(a.pos[0], "violation")
+        ? res_show_violation(db, id, dot, stdout)
+        : res_show_check(db, id, dot, stdout);
+    st = res_status(rc, res_errmsg(db));
+    res_close(db);
+    return st;
+}
+
+int h_cmd_merge(int argc, char **argv)
+{
+    int done;
+    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, 0};
+    int st = parse_args(&a, argc, argv, &done);
+    if (st || done)
+        return st;
+    if (a.npos < 2)
+        return usage_error(usage_merge, "merge: expected OUT.db and at least"
+                                        " one IN.db");
+    char err[1024];
+    int rc = res_merge(a.pos[0], (const char *const *)a.pos + 1, a.npos - 1,
+                       err, sizeof err);
+    return res_status(rc, err);
+}

@@ -1,0 +1,514 @@
+/*
+ * mdl_abstract.c — the abstract persistency models strict, epoch, bepoch,
+ * scoped and bscoped (DESIGN section 4).
+ *
+ * REGION. At pm_off: the persisted image of the PM words that belong to a
+ * declaration (layout gaps are not stored), then the number n of pending
+ * stores, then n entries of three words:
+ *   [0] PM word address | (owner slot + 1) << 32   (owner 0: an earlier
+ *       launch, whose threads are gone)
+ *   [1] value
+ *   [2] D(s): the pending slots s depends on
+ * Per thread slot, in the launch's model words: Obs_t (epoch, bepoch) and
+ * F_t (bepoch, bscoped), both sets of pending slots. Own_t is derived from
+ * the owners.
+ *
+ * CANONICAL ORDER. Entries are sorted by word address, and stores to one
+ * word by age. Nothing in the semantics depends on the creation order of
+ * stores to different words once D is explicit (D(s) records every order
+ * the model imposes, strong persist atomicity included), so executions that
+ * create the same pending stores in a different interleaving reach the same
+ * state. Inserting or removing a slot renumbers every slot set (D, Obs, F).
+ * D is a DAG over slots; closures iterate to a fixpoint and image
+ * enumeration follows a topological order.
+ *
+ * STRICT in the default mode persists every store at once. Under strict,
+ * D(s) is every older pending store, so the images at a state are exactly
+ * the prefixes of its pending sequence, and the prefix of length k is the
+ * visible PM of the state right after the k-th of those stores, which is
+ * itself a reachable crash point. The set of crash images over all crash
+ * points is therefore the set of visible PM images, and nothing else of
+ * the pending set is observable (strict has no stalls). The naive mode
+ * keeps the literal pending chain; the equivalence test checks both agree.
+ */
+#include <string.h>
+
+#include "model/model_int.h"
+
+#define MAXP 64
+
+typedef struct {
+    int obs, f;                         /* model-word index, or -1 */
+    uint32_t stride;
+    int32_t nused;                      /* PM words that belong to a decl */
+    int32_t *cidx;                      /* word -> stored index, -1 gap */
+    int32_t *cword;                     /* stored index -> word */
+} Abs;
+
+static const Abs *abs_of(const Model *m)
+{
+    return m->mstate;
+}
+
+static uint32_t abs_thread_words(const Model *m)
+{
+    return abs_of(m)->stride;
+}
+
+static uint32_t abs_fixed_words(const Model *m)
+{
+    return (uint32_t)abs_of(m)->nused + 1;
+}
+
+static int abs_setup(Model *m, char *err, size_t errlen)
+{
+    const LitProgram *p = m->p;
+    Abs *a = lit_arena_alloc(m->arena, sizeof *a);
+    (void)err;
+    (void)errlen;
+    a->obs = a->f = -1;
+    switch (m->kind) {
+    case LIT_EPOCH: a->obs = 0; a->stride = 1; break;
+    case LIT_BEPOCH: a->obs = 0; a->f = 1; a->stride = 2; break;
+    case LIT_BSCOPED: a->f = 0; a->stride = 1; break;
+    default: a->stride = 0; break;
+    }
+    a->cidx = lit_arena_alloc(m->arena,
+                              ((size_t)p->pm_words + 1) * sizeof *a->cidx);
+    a->cword = lit_arena_alloc(m->arena,
+                               ((size_t)p->pm_words + 1) * sizeof *a->cword);
+    for (int32_t w = 0; w < p->pm_words; w++)
+        a->cidx[w] = -1;
+    for (int i = 0; i < p->nlocs; i++)
+        if (p->locs[i].space == LIT_PM)
+            for (int32_t j = 0; j < p->locs[i].size; j++)
+                a->cidx[p->locs[i].addr + j] = 0;
+    for (int32_t w = 0; w < p->pm_words; w++)
+        if (a->cidx[w] == 0) {
+            a->cidx[w] = a->nused;
+            a->cword[a->nused++] = w;
+        }
+    m->mstate = a;
+    return 0;
+}
+
+/* Word indexes of the region. */
+#define PERS(m, off, w) ((off) + (uint32_t)abs_of(m)->cidx[w])
+#define CNT(m, off) ((off) + (uint32_t)abs_of(m)->nused)
+#define ENT(m, off, j) (CNT(m, off) + 1 + 3u * (uint32_t)(j))
+#define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
+#define E_OWNER(x) ((int32_t)((x) >> 32) - 1)
+
+static void abs_init(Model *m, MdlState *s, uint32_t pm_off,
+                     const int64_t *img)
+{
+    const Abs *a = abs_of(m);
+    for (int32_t i = 0; i < a->nused; i++)
+        s->w[pm_off + (uint32_t)i] = (uint64_t)img[a->cword[i]];
+    s->w[CNT(m, pm_off)] = 0;
+}
+
+static int npend(const Model *m, const MdlState *s, uint32_t pm_off)
+{
+    return (int)s->w[CNT(m, pm_off)];
+}
+
+static uint32_t tword(const MdlLaunch *L, int slot, int idx)
+{
+    return L->mthr_off + (uint32_t)slot * L->mthr_stride + (uint32_t)idx;
+}
+
+static uint64_t own_of(const Model *m, const MdlState *s, uint32_t pm_off,
+                       int first, int n)
+{
+    uint64_t own = 0;
+    int np = npend(m, s, pm_off);
+    for (int j = 0; j < np; j++) {
+        int32_t o = E_OWNER(s->w[ENT(m, pm_off, j)]);
+        if (o >= first && o < first + n)
+            own |= 1ull << j;
+    }
+    return own;
+}
+
+static int newest_for(const Model *m, const MdlState *s, uint32_t pm_off,
+                      int32_t word)
+{
+    for (int j = npend(m, s, pm_off) - 1; j >= 0; j--)
+        if (E_WORD(s->w[ENT(m, pm_off, j)]) == word)
+            return j;
+    return -1;
+}
+
+/* Applies f(x, arg) to every slot set of s: D of every entry, and the
+   per-thread sets of launch L. */
+static void remap(Model *m, MdlState *s, const MdlLaunch *L, int np,
+                  uint64_t (*f)(uint64_t, uint64_t), uint64_t arg)
+{
+    const Abs *a = abs_of(m);
+    for (int j = 0; j < np; j++) {
+        uint32_t i = ENT(m, L->pm_off, j) + 2;
+        mdl_set(s, i, f(s->w[i], arg));
+    }
+    for (int32_t t = 0; t < L->nthreads; t++) {
+        if (a->obs >= 0)
+            mdl_set(s, tword(L, t, a->obs), f(s->w[tword(L, t, a->obs)], arg));
+        if (a->f >= 0)
+            mdl_set(s, tword(L, t, a->f), f(s->w[tword(L, t, a->f)], arg));
+    }
+}
+
+static uint64_t f_drop(uint64_t x, uint64_t gone)
+{
+    return mdl_bits_drop(x, gone);
+}
+
+static uint64_t f_insert(uint64_t x, uint64_t pos)
+{
+    return mdl_bits_insert(x, (int)pos);
+}
+
+/* Removes the pending slots in `gone` (their values must already be in the
+   persisted image) and renumbers every slot set. */
+static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
+{
+    uint32_t pm_off = L->pm_off;
+    int np = npend(m, s, pm_off), k = 0;
+    if (!gone)
+        return;
+    for (int j = 0; j < np; j++) {
+        if (gone & (1ull << j))
+            continue;
+        for (uint32_t w = 0; w < 3; w++)
+            mdl_set(s, ENT(m, pm_off, k) + w, s->w[ENT(m, pm_off, j) + w]);
+        k++;
+    }
+    for (int j = k; j < np; j++)
+        for (uint32_t w = 0; w < 3; w++)
+            mdl_set(s, ENT(m, pm_off, j) + w, 0);
+    mdl_set(s, CNT(m, pm_off), (uint64_t)k);
+    s->len = ENT(m, pm_off, k);
+    remap(m, s, L, k, f_drop, gone);
+}
+
+static uint64_t closure(const Model *m, const MdlState *s, uint32_t pm_off,
+                        uint64_t set)
+{
+    int np = npend(m, s, pm_off);
+    uint64_t prev;
+    do {
+        prev = set;
+        for (int j = 0; j < np; j++)
+            if (set & (1ull << j))
+                set |= s->w[ENT(m, pm_off, j) + 2];
+    } while (set != prev);
+    return set;
+}
+
+/* Force S: persist S and, transitively, its dependencies. */
+static void force(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
+                  MdlStepInfo *info)
+{
+    uint32_t pm_off = L->pm_off;
+    int np = npend(m, s, pm_off);
+    set = closure(m, s, pm_off, set);
+    if (!set)
+        return;
+    for (int j = 0; j < np; j++) {
+        uint64_t e0;
+        if (!(set & (1ull << j)))
+            continue;
+        e0 = s->w[ENT(m, pm_off, j)];
+        mdl_set(s, PERS(m, pm_off, E_WORD(e0)), s->w[ENT(m, pm_off, j) + 1]);
+        if (info) {
+            char nm[64];
+            mdl_word_name(m, LIT_PM, E_WORD(e0), nm, sizeof nm);
+            mdl_info_effect(info, "persists %s = %lld", nm,
+                            (long long)s->w[ENT(m, pm_off, j) + 1]);
+        }
+    }
+    if (info)
+        info->removed |= set;
+    drop(m, s, L, set);
+}
+
+static int64_t abs_load(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                        int32_t word, MdlStepInfo *info)
+{
+    const Abs *a = abs_of(m);
+    int j = newest_for(m, s, L->pm_off, word);
+    (void)info;
+    if (j < 0)
+        return (int64_t)s->w[PERS(m, L->pm_off, word)];
+    if (a->obs >= 0 && E_OWNER(s->w[ENT(m, L->pm_off, j)]) != slot)
+        mdl_set(s, tword(L, slot, a->obs),
+                s->w[tword(L, slot, a->obs)] | 1ull << j);
+    return (int64_t)s->w[ENT(m, L->pm_off, j) + 1];
+}
+
+static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                     int32_t word, int64_t v, int op, MdlStepInfo *info,
+                     MdlError *e)
+{
+    const Abs *a = abs_of(m);
+    uint32_t pm_off = L->pm_off;
+    int np = npend(m, s, pm_off), pos = 0, j;
+    uint64_t deps = 0;
+    (void)op;
+    if (m->kind == LIT_STRICT && !m->naive) {
+        mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
+        return MDL_OK;
+    }
+    if (np >= MAXP) {
+        e->kind = MDL_E_LIMIT;
+        snprintf(e->msg, sizeof e->msg,
+                 "more than %d pending persists in one state", MAXP);
+        return MDL_FAILED;
+    }
+    if (m->kind == LIT_STRICT) {
+        deps = np ? (~0ull >> (64 - np)) : 0;
+    } else {
+        j = newest_for(m, s, pm_off, word);
+        if (j >= 0)
+            deps |= 1ull << j;
+        if (a->f >= 0)
+            deps |= s->w[tword(L, slot, a->f)];
+    }
+    while (pos < np && E_WORD(s->w[ENT(m, pm_off, pos)]) <= word)
+        pos++;
+    s->len = ENT(m, pm_off, np + 1);
+    for (int k = np; k > pos; k--)
+        for (uint32_t w = 0; w < 3; w++)
+            mdl_set(s, ENT(m, pm_off, k) + w, s->w[ENT(m, pm_off, k - 1) + w]);
+    mdl_set(s, CNT(m, pm_off), (uint64_t)(np + 1));
+    remap(m, s, L, np + 1, f_insert, (uint64_t)pos);
+    mdl_set(s, ENT(m, pm_off, pos), (uint64_t)(uint32_t)word |
+                                    (uint64_t)(slot + 1) << 32);
+    mdl_set(s, ENT(m, pm_off, pos) + 1, (uint64_t)v);
+    mdl_set(s, ENT(m, pm_off, pos) + 2, mdl_bits_insert(deps, pos));
+    if (info)
+        info->created = pos;
+    return MDL_OK;
+}
+
+/* Stall until `set` is persistent: the default mode forces it; the naive
+   mode waits until persist steps have emptied it. */
+static int settle(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
+                  MdlStepInfo *info)
+{
+    if (m->naive)
+        return set ? MDL_BLOCKED : MDL_OK;
+    force(m, s, L, set, info);
+    return MDL_OK;
+}
+
+static int abs_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                     const LitInstr *in, int32_t word, MdlStepInfo *info)
+{
+    const Abs *a = abs_of(m);
+    uint64_t own, obs = 0, f = 0, set;
+    int r;
+    (void)word;
+    if (in->op != LIT_PBAR_WI && in->op != LIT_PBAR_WG &&
+        in->op != LIT_PBAR_KR && in->op != LIT_PSYNC)
+        return MDL_OK;                  /* hardware instructions: no effect */
+    if (m->kind == LIT_STRICT && in->op != LIT_PSYNC)
+        return MDL_OK;
+    own = own_of(m, s, L->pm_off, slot, 1);
+    if (a->obs >= 0)
+        obs = s->w[tword(L, slot, a->obs)];
+    if (a->f >= 0)
+        f = s->w[tword(L, slot, a->f)];
+    if (in->op == LIT_PSYNC) {
+        switch (m->kind) {
+        case LIT_STRICT: {
+            int np = npend(m, s, L->pm_off);
+            set = np ? (~0ull >> (64 - np)) : 0;
+            break;
+        }
+        case LIT_EPOCH: set = own | obs; break;
+        case LIT_BEPOCH: set = own | obs | f; break;
+        case LIT_SCOPED: set = own; break;
+        default: set = own | f; break;
+        }
+        r = settle(m, s, L, set, info);
+        if (r == MDL_OK && a->obs >= 0)
+            mdl_set(s, tword(L, slot, a->obs), 0);
+        return r;
+    }
+    switch (m->kind) {
+    case LIT_EPOCH:
+        r = settle(m, s, L, own | obs, info);
+        if (r == MDL_OK)
+            mdl_set(s, tword(L, slot, a->obs), 0);
+        return r;
+    case LIT_BEPOCH:
+        mdl_set(s, tword(L, slot, a->f), f | own | obs);
+        mdl_set(s, tword(L, slot, a->obs), 0);
+        return MDL_OK;
+    case LIT_SCOPED:
+        return settle(m, s, L, own, info);
+    default:                            /* bscoped */
+        mdl_set(s, tword(L, slot, a->f), f | own);
+        return MDL_OK;
+    }
+}
+
+static int abs_collective(const Model *m, int op)
+{
+    (void)op;
+    return m->kind == LIT_SCOPED || m->kind == LIT_BSCOPED;
+}
+
+static int abs_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
+                       int n, int op, MdlStepInfo *info)
+{
+    const Abs *a = abs_of(m);
+    uint64_t set = own_of(m, s, L->pm_off, first, n);
+    (void)op;
+    if (m->kind == LIT_SCOPED)
+        return settle(m, s, L, set, info);
+    for (int t = first; t < first + n; t++)
+        mdl_set(s, tword(L, t, a->f), s->w[tword(L, t, a->f)] | set);
+    return MDL_OK;
+}
+
+/* The threads of the launch are gone: their pending stores stay, owned by
+   no one; frontiers and observations start empty in the next launch. */
+static void abs_join(Model *m, MdlState *s, const MdlLaunch *L,
+                     MdlStepInfo *info)
+{
+    int np = npend(m, s, L->pm_off);
+    (void)info;
+    for (int j = 0; j < np; j++) {
+        uint32_t i = ENT(m, L->pm_off, j);
+        mdl_set(s, i, s->w[i] & 0xFFFFFFFFu);
+    }
+    for (uint32_t i = 0; i < (uint32_t)L->nthreads * L->mthr_stride; i++)
+        mdl_set(s, L->mthr_off + i, 0);
+}
+
+typedef struct {
+    int n;
+    int order[MAXP];                    /* a topological order of D */
+    int32_t word[MAXP];
+    int64_t val[MAXP];
+    uint64_t dep[MAXP];
+    int64_t *img;
+    MdlImageFn fn;
+    void *ctx;
+} Ideals;
+
+/* Decides the slots in topological order: each is left out, or taken when
+   everything it depends on is taken. */
+static int ideals(Ideals *E, int k, uint64_t inc)
+{
+    int64_t old;
+    int r, j;
+    if (k == E->n)
+        return E->fn(E->ctx, E->img, inc);
+    if (ideals(E, k + 1, inc))
+        return 1;
+    j = E->order[k];
+    if (E->dep[j] & ~inc)
+        return 0;
+    old = E->img[E->word[j]];
+    E->img[E->word[j]] = E->val[j];
+    r = ideals(E, k + 1, inc | 1ull << j);
+    E->img[E->word[j]] = old;
+    return r;
+}
+
+static void expand(const Model *m, const MdlState *s, uint32_t pm_off,
+                   int64_t *pm)
+{
+    const Abs *a = abs_of(m);
+    memset(pm, 0, (size_t)m->p->pm_words * sizeof *pm);
+    for (int32_t i = 0; i < a->nused; i++)
+        pm[a->cword[i]] = (int64_t)s->w[pm_off + (uint32_t)i];
+}
+
+static int abs_images(Model *m, const MdlState *s, uint32_t pm_off,
+                      MdlImageFn fn, void *ctx)
+{
+    Ideals E;
+    uint64_t placed = 0;
+    expand(m, s, pm_off, m->img);
+    if (m->naive)
+        return fn(ctx, m->img, 0);
+    E.n = npend(m, s, pm_off);
+    for (int j = 0; j < E.n; j++) {
+        E.word[j] = E_WORD(s->w[ENT(m, pm_off, j)]);
+        E.val[j] = (int64_t)s->w[ENT(m, pm_off, j) + 1];
+        E.dep[j] = s->w[ENT(m, pm_off, j) + 2];
+    }
+    for (int k = 0; k < E.n; k++) {
+        int j = 0;
+        while ((placed & (1ull << j)) || (E.dep[j] & ~placed))
+            j++;
+        E.order[k] = j;
+        placed |= 1ull << j;
+    }
+    E.img = m->img;
+    E.fn = fn;
+    E.ctx = ctx;
+    return ideals(&E, 0, 0);
+}
+
+static void abs_visible(const Model *m, const MdlState *s, uint32_t pm_off,
+                        int64_t *pm)
+{
+    int np = npend(m, s, pm_off);
+    expand(m, s, pm_off, pm);
+    for (int j = 0; j < np; j++)
+        pm[E_WORD(s->w[ENT(m, pm_off, j)])] =
+            (int64_t)s->w[ENT(m, pm_off, j) + 1];
+}
+
+/* Naive mode: any pending store whose dependencies have persisted may
+   persist. */
+static int abs_events(Model *m, const MdlState *s, const MdlLaunch *L,
+                      uint32_t *codes, int max)
+{
+    int np = npend(m, s, L->pm_off), n = 0;
+    for (int j = 0; j < np && n < max; j++)
+        if (!s->w[ENT(m, L->pm_off, j) + 2])
+            codes[n++] = (uint32_t)j;
+    return n;
+}
+
+static int abs_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
+                     MdlStepInfo *info)
+{
+    uint32_t pm_off = L->pm_off;
+    uint64_t e0 = s->w[ENT(m, pm_off, code)];
+    int64_t v = (int64_t)s->w[ENT(m, pm_off, code) + 1];
+    mdl_set(s, PERS(m, pm_off, E_WORD(e0)), (uint64_t)v);
+    if (info) {
+        char nm[64];
+        mdl_word_name(m, LIT_PM, E_WORD(e0), nm, sizeof nm);
+        snprintf(info->instr, sizeof info->instr, "persist");
+        mdl_info_effect(info, "%s = %lld persists", nm, (long long)v);
+        info->removed |= 1ull << code;
+    }
+    drop(m, s, L, 1ull << code);
+    return MDL_OK;
+}
+
+static int abs_pending(const Model *m, const MdlState *s, uint32_t pm_off,
+                       MdlPending *out, int max)
+{
+    int np = npend(m, s, pm_off);
+    for (int j = 0; j < np && j < max; j++) {
+        out[j].word = E_WORD(s->w[ENT(m, pm_off, j)]);
+        out[j].value = (int64_t)s->w[ENT(m, pm_off, j) + 1];
+        out[j].deps = s->w[ENT(m, pm_off, j) + 2];
+    }
+    return np;
+}
+
+const MdlOps mdl_abstract_ops = {
+    abs_thread_words, abs_fixed_words, 3 * MAXP, abs_setup, abs_init,
+    abs_load, abs_store, abs_instr, abs_collective, abs_release, abs_join,
+    abs_images, abs_visible, abs_events, abs_event, abs_pending
+};

@@ -1,0 +1,1047 @@
+/*
+ * mdl_exec.c — instruction execution, barriers, kernel launches, and the
+ * successor relation. Persistency is delegated to the model's MdlOps; the
+ * state encoding is described in model_int.h.
+ *
+ * Visibility is sequentially consistent (DESIGN section 3): a step is one
+ * instruction of one thread, executed atomically on the current state.
+ * Collective barriers match by count: a thread that arrives waits with its
+ * pc on the barrier; an instance releases when every thread of the CTA
+ * (kernel) that has not exited waits at the same kind, which is the same as
+ * matching the k-th arrivals because no thread can pass an instance before
+ * it releases. Releases and kernel joins are folded into the step that
+ * enables them: the skipped intermediate states have the same persistency
+ * state, hence the same crash images, as the state before that step.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_int.h"
+
+const char *const mdl_err_names[MDL_NERRKINDS] = {
+    "bounds", "arith", "assert", "deadlock", "barrier-divergence",
+    "livelock", "limit"
+};
+
+static const char *const wait_names[4] = {
+    "bar.sync", "grid.sync", "pbar.wg", "pbar.kr"
+};
+
+/* Largest state gpmc agrees to explore (words). */
+#define MAX_STATE_WORDS (1u << 20)
+
+void mdl_state_rehash(MdlState *s)
+{
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < s->len; i++)
+        h += mdl_word_hash(i, s->w[i]);
+    s->hash = h;
+}
+
+/* Words at and beyond len are kept zero, so that growing a state by
+   mdl_set starts from the value its hash assumes. */
+void mdl_state_copy(MdlState *dst, const MdlState *src)
+{
+    memcpy(dst->w, src->w, src->len * sizeof *src->w);
+    if (dst->len > src->len)
+        memset(dst->w + src->len, 0,
+               (dst->len - src->len) * sizeof *dst->w);
+    dst->len = src->len;
+    dst->hash = src->hash;
+}
+
+void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
+{
+    size_t n;
+    va_list ap;
+    if (!info)
+        return;
+    n = strlen(info->effect);
+    if (n && n + 2 < sizeof info->effect) {
+        memcpy(info->effect + n, "; ", 3);
+        n += 2;
+    }
+    if (n >= sizeof info->effect - 1)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(info->effect + n, sizeof info->effect - n, fmt, ap);
+    va_end(ap);
+}
+
+void mdl_note(Model *m, int id, const char *text)
+{
+    size_t n = strlen(m->notes);
+    if (m->noted & (1 << id))
+        return;
+    m->noted |= 1 << id;
+    snprintf(m->notes + n, sizeof m->notes - n, "%s\n", text);
+}
+
+void mdl_word_name(const Model *m, int space, int32_t word, char *buf,
+                   size_t len)
+{
+    const LitProgram *p = m->p;
+    for (int i = 0; i < p->nlocs; i++) {
+        const LitLoc *l = &p->locs[i];
+        if (l->space != space || word < l->addr || word >= l->addr + l->size)
+            continue;
+        if (l->is_array)
+            snprintf(buf, len, "%s[%d]", l->name, (int)(word - l->addr));
+        else
+            snprintf(buf, len, "%s", l->name);
+        return;
+    }
+    snprintf(buf, len, "word %d", (int)word);
+}
+
+/* ---- layout ----------------------------------------------------------- */
+
+static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
+                        size_t errlen)
+{
+    const LitProgram *p = m->p;
+    uint32_t off = 1, mthr = m->ops->thread_words(m);
+    memset(L, 0, sizeof *L);
+    memset(L->regslot, -1, sizeof L->regslot);
+    L->kernel = kernel;
+    if (kernel >= 0) {
+        const LitKernel *k = &p->kernels[kernel];
+        int64_t total = (int64_t)k->grid * k->block;
+        int32_t n = 0;
+        for (int64_t g = 0; g < total; g++)
+            n += k->body_of[g] >= 0;
+        L->nthreads = n;
+        L->ncta = k->grid;
+        L->gtid = lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
+        L->body = lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
+        L->cta = lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
+        L->cta_first = lit_arena_alloc(m->arena, (size_t)k->grid * sizeof(int32_t));
+        L->cta_count = lit_arena_alloc(m->arena, (size_t)k->grid * sizeof(int32_t));
+        n = 0;
+        for (int64_t g = 0; g < total; g++) {
+            int32_t c = (int32_t)(g / k->block);
+            if (k->body_of[g] < 0)
+                continue;
+            if (!L->cta_count[c])
+                L->cta_first[c] = n;
+            L->cta_count[c]++;
+            L->gtid[n] = (int32_t)g;
+            L->body[n] = k->body_of[g];
+            L->cta[n] = c;
+            n++;
+        }
+        for (int r = 0; r < 32; r++)
+            if (k->regs_used & (1u << r))
+                L->regslot[r] = (int8_t)L->nregs++;
+    }
+    L->thr_off = off;
+    L->thr_stride = 1 + (uint32_t)L->nregs;
+    off += (uint32_t)L->nthreads * L->thr_stride;
+    L->shared_off = off;
+    off += (uint32_t)L->ncta * (uint32_t)p->shared_words;
+    L->dram_off = off;
+    off += (uint32_t)p->dram_words;
+    L->mthr_off = off;
+    L->mthr_stride = mthr;
+    off += (uint32_t)L->nthreads * mthr;
+    L->pm_off = off;
+    off += m->ops->fixed_words(m);
+    L->fixed_len = off;
+    if ((uint64_t)off + m->ops->max_var_words > MAX_STATE_WORDS) {
+        snprintf(err, errlen, "kernel %s: a state would need %u words "
+                 "(limit %u): too large to explore",
+                 kernel >= 0 ? p->kernels[kernel].name : "-",
+                 off + m->ops->max_var_words, MAX_STATE_WORDS);
+        return 1;
+    }
+    if (off + m->ops->max_var_words > m->max_words)
+        m->max_words = off + m->ops->max_var_words;
+    return 0;
+}
+
+static int build_part(Model *m, int part, int32_t n, const int32_t *seq,
+                      char *err, size_t errlen)
+{
+    m->nlaunch[part] = n;
+    m->launch[part] = lit_arena_alloc(m->arena,
+                                      (size_t)(n ? n : 1) * sizeof(MdlLaunch));
+    if (!n)
+        return build_launch(m, &m->launch[part][0], -1, err, errlen);
+    for (int32_t i = 0; i < n; i++)
+        if (build_launch(m, &m->launch[part][i], seq[i], err, errlen))
+            return 1;
+    return 0;
+}
+
+const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s)
+{
+    int part = (s->w[0] & HDR_PART_BIT) != 0;
+    int32_t idx = (int32_t)(s->w[0] & 0xFFFFu), n = m->nlaunch[part];
+    if (!n)
+        return &m->launch[part][0];
+    return &m->launch[part][idx < n ? idx : n - 1];
+}
+
+int mdl_terminal(const Model *m, const MdlState *s)
+{
+    int part = (s->w[0] & HDR_PART_BIT) != 0;
+    return (int32_t)(s->w[0] & 0xFFFFu) >= m->nlaunch[part];
+}
+
+int mdl_is_recovery(const Model *m, const MdlState *s)
+{
+    (void)m;
+    return (s->w[0] & HDR_PART_BIT) != 0;
+}
+
+/* ---- model lifetime ---------------------------------------------------- */
+
+static void note_degraded(Model *m)
+{
+    const LitProgram *p = m->p;
+    int scoped = 0;
+    for (int k = 0; k < p->nkernels; k++)
+        for (int b = 0; b < p->kernels[k].nbodies; b++) {
+            const LitBody *bd = &p->kernels[k].bodies[b];
+            for (int i = 0; i < bd->ninstr; i++)
+                scoped |= bd->code[i].op == LIT_PBAR_WG ||
+                          bd->code[i].op == LIT_PBAR_KR;
+        }
+    if (!scoped)
+        return;
+    if (m->kind == LIT_EPOCH || m->kind == LIT_BEPOCH)
+        mdl_note(m, 0, m->kind == LIT_EPOCH
+                 ? "note: epoch has one thread-local barrier: pbar.wg and "
+                   "pbar.kr act as pbar"
+                 : "note: bepoch has one thread-local barrier: pbar.wg and "
+                   "pbar.kr act as pbar");
+    else if (m->kind == LIT_STRICT)
+        mdl_note(m, 0, "note: strict persists in visibility order: pbar.wg "
+                       "and pbar.kr have no effect");
+}
+
+Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
+               size_t errlen)
+{
+    Model *m;
+    LitArena *a;
+    if (model < 0 || model >= LIT_NMODELS) {
+        snprintf(err, errlen, "unknown model %d", model);
+        return NULL;
+    }
+    if (model == LIT_HW) {
+        snprintf(err, errlen, "the hw model is not available yet");
+        return NULL;
+    }
+    a = lit_arena_new();
+    if (!a) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m = lit_arena_alloc(a, sizeof *m);
+    m->arena = a;
+    m->p = p;
+    m->kind = model;
+    m->naive = naive;
+    m->ops = &mdl_abstract_ops;
+    if (m->ops->setup(m, err, errlen) ||
+        build_part(m, 0, p->nmain, p->main_seq, err, errlen) ||
+        build_part(m, 1, p->has_recover ? p->nrecover : 0, p->recover_seq,
+                   err, errlen)) {
+        lit_arena_free(a);
+        return NULL;
+    }
+    m->scratch.cap = m->max_words;
+    m->scratch.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    m->succ.cap = m->max_words;
+    m->succ.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    m->img = lit_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
+    note_degraded(m);
+    return m;
+}
+
+void mdl_free(Model *m)
+{
+    if (m)
+        lit_arena_free(m->arena);
+}
+
+uint32_t mdl_max_words(const Model *m)
+{
+    return m->max_words;
+}
+
+const char *mdl_notes(const Model *m)
+{
+    return m->notes;
+}
+
+/* ---- launches ----------------------------------------------------------- */
+
+static const LitBody *body_of(const Model *m, const MdlLaunch *L, int slot)
+{
+    return &m->p->kernels[L->kernel].bodies[L->body[slot]];
+}
+
+/* Writes the fresh thread, shared and per-thread model words of launch L
+   into s (whose other words are already in place) and sets its header. */
+static void fresh_launch(const Model *m, MdlState *s, const MdlLaunch *L,
+                         int part, int32_t idx)
+{
+    const LitProgram *p = m->p;
+    s->w[0] = (uint64_t)idx | (part ? HDR_PART_BIT : 0);
+    for (int32_t i = 0; i < L->nthreads; i++) {
+        uint32_t h = L->thr_off + (uint32_t)i * L->thr_stride;
+        int empty = body_of(m, L, i)->ninstr == 0;
+        s->w[h] = empty ? TH_MAKE(0, TS_DONE, 0) : 0;
+        memset(&s->w[h + 1], 0, (size_t)L->nregs * sizeof(uint64_t));
+    }
+    memset(&s->w[L->shared_off], 0,
+           (size_t)L->ncta * (size_t)p->shared_words * sizeof(uint64_t));
+    for (int32_t c = 0; c < L->ncta; c++)
+        for (int i = 0; i < p->nlocs; i++) {
+            const LitLoc *l = &p->locs[i];
+            if (l->space != LIT_SHARED)
+                continue;
+            for (int32_t j = 0; j < l->size; j++)
+                s->w[L->shared_off + (uint32_t)c * (uint32_t)p->shared_words +
+                     (uint32_t)(l->addr + j)] = (uint64_t)l->init[j];
+        }
+    memset(&s->w[L->mthr_off], 0,
+           (size_t)L->nthreads * L->mthr_stride * sizeof(uint64_t));
+}
+
+static int all_done(const MdlState *s, const MdlLaunch *L)
+{
+    for (int32_t i = 0; i < L->nthreads; i++)
+        if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
+            TS_DONE)
+            return 0;
+    return 1;
+}
+
+/* The implicit join at a kernel's end, and the launch of the next kernel
+   (possibly several, when a kernel has nothing to run). */
+static void advance(Model *m, MdlState *s, MdlStepInfo *info)
+{
+    while (!mdl_terminal(m, s)) {
+        const MdlLaunch *L = mdl_launch_of(m, s), *N;
+        int part = (s->w[0] & HDR_PART_BIT) != 0;
+        int32_t idx = (int32_t)(s->w[0] & 0xFFFFu) + 1;
+        MdlState *t = &m->scratch;
+        uint32_t var;
+        if (L->kernel >= 0 && !all_done(s, L))
+            return;
+        if (L->kernel >= 0)
+            m->ops->join(m, s, L, info);
+        if (idx >= m->nlaunch[part]) {
+            mdl_set(s, 0, (uint64_t)m->nlaunch[part] |
+                          (part ? HDR_PART_BIT : 0));
+            return;
+        }
+        N = &m->launch[part][idx];
+        var = s->len - L->pm_off;
+        memcpy(&t->w[N->dram_off], &s->w[L->dram_off],
+               (size_t)m->p->dram_words * sizeof(uint64_t));
+        memcpy(&t->w[N->pm_off], &s->w[L->pm_off], var * sizeof(uint64_t));
+        fresh_launch(m, t, N, part, idx);
+        t->len = N->pm_off + var;
+        mdl_state_copy(s, t);
+        mdl_state_rehash(s);
+        if (info)
+            mdl_info_effect(info, "kernel %s ends; kernel %s starts",
+                            m->p->kernels[L->kernel].name,
+                            m->p->kernels[N->kernel].name);
+    }
+}
+
+static void init_part(Model *m, int part, const int64_t *image, MdlState *out)
+{
+    const LitProgram *p = m->p;
+    const MdlLaunch *L = &m->launch[part][0];
+    for (int i = 0; i < p->nlocs; i++) {
+        const LitLoc *l = &p->locs[i];
+        if (l->space != LIT_DRAM)
+            continue;
+        for (int32_t j = 0; j < l->size; j++)
+            out->w[L->dram_off + (uint32_t)(l->addr + j)] = (uint64_t)l->init[j];
+    }
+    fresh_launch(m, out, L, part, 0);
+    out->len = L->fixed_len;
+    m->ops->init(m, out, L->pm_off, image);
+    if (!m->nlaunch[part])
+        out->w[0] = (part ? HDR_PART_BIT : 0);
+    mdl_state_rehash(out);
+    if (m->nlaunch[part])
+        advance(m, out, NULL);
+}
+
+void mdl_init_main(Model *m, MdlState *out)
+{
+    const LitProgram *p = m->p;
+    memset(out->w, 0, m->max_words * sizeof(uint64_t));
+    memset(m->img, 0, (size_t)p->pm_words * sizeof(int64_t));
+    for (int i = 0; i < p->nlocs; i++) {
+        const LitLoc *l = &p->locs[i];
+        if (l->space == LIT_PM)
+            for (int32_t j = 0; j < l->size; j++)
+                m->img[l->addr + j] = l->init[j];
+    }
+    init_part(m, 0, m->img, out);
+}
+
+void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out)
+{
+    memset(out->w, 0, m->max_words * sizeof(uint64_t));
+    init_part(m, 1, pm_image, out);
+}
+
+/* ---- one thread step ---------------------------------------------------- */
+
+static int64_t sreg(const LitKernel *k, int32_t gtid, int r)
+{
+    int32_t tid = gtid % k->block;
+    switch (r) {
+    case LIT_SR_TID: return tid;
+    case LIT_SR_CTAID: return gtid / k->block;
+    case LIT_SR_NTID: return k->block;
+    case LIT_SR_NCTAID: return k->grid;
+    case LIT_SR_GTID: return gtid;
+    case LIT_SR_LANEID: return tid % k->warp;
+    case LIT_SR_WARPID: return tid / k->warp;
+    default: return 0;
+    }
+}
+
+typedef struct {
+    Model *m;
+    MdlState *s;
+    const MdlLaunch *L;
+    const LitKernel *k;
+    int slot;
+    uint32_t regs;                      /* index of the slot's r0 word */
+    MdlStepInfo *info;
+    MdlAccess *acc;
+    MdlError *e;
+} Exec;
+
+static int64_t opd(const Exec *x, const LitOperand *o)
+{
+    switch (o->kind) {
+    case LIT_OPD_REG:
+        return (int64_t)x->s->w[x->regs + (uint32_t)x->L->regslot[o->reg]];
+    case LIT_OPD_SREG:
+        return sreg(x->k, x->L->gtid[x->slot], o->reg);
+    case LIT_OPD_IMM:
+        return o->imm;
+    default:
+        return 0;
+    }
+}
+
+static void set_reg(Exec *x, int r, int64_t v)
+{
+    mdl_set(x->s, x->regs + (uint32_t)x->L->regslot[r], (uint64_t)v);
+}
+
+static int fail(Exec *x, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(Exec *x, int kind, const char *fmt, ...)
+{
+    va_list ap;
+    x->e->kind = kind;
+    va_start(ap, fmt);
+    vsnprintf(x->e->msg, sizeof x->e->msg, fmt, ap);
+    va_end(ap);
+    return MDL_FAILED;
+}
+
+typedef struct {
+    int space;
+    int32_t word;
+    const LitLoc *loc;
+} Addr;
+
+static int resolve(Exec *x, const LitMem *mm, Addr *a)
+{
+    const LitLoc *l = &x->m->p->locs[mm->loc];
+    int64_t idx = mm->off;
+    if (mm->base.kind != LIT_OPD_NONE)
+        idx = (int64_t)((uint64_t)opd(x, &mm->base) + (uint64_t)mm->off);
+    if (idx < 0 || idx >= l->size) {
+        if (l->is_array)
+            return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for %s[%d]",
+                        (long long)idx, l->name, (int)l->size);
+        return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for scalar %s",
+                    (long long)idx, l->name);
+    }
+    a->space = l->space;
+    a->word = l->addr + (int32_t)idx;
+    a->loc = l;
+    return MDL_OK;
+}
+
+static uint32_t mem_index(const Exec *x, const Addr *a)
+{
+    if (a->space == LIT_DRAM)
+        return x->L->dram_off + (uint32_t)a->word;
+    return x->L->shared_off +
+           (uint32_t)x->L->cta[x->slot] * (uint32_t)x->m->p->shared_words +
+           (uint32_t)a->word;
+}
+
+static int64_t mem_read(Exec *x, const Addr *a)
+{
+    if (a->space == LIT_PM)
+        return x->m->ops->load(x->m, x->s, x->L, x->slot, a->word, x->info);
+    return (int64_t)x->s->w[mem_index(x, a)];
+}
+
+static int mem_write(Exec *x, const Addr *a, int64_t v, int op)
+{
+    if (a->space == LIT_PM)
+        return x->m->ops->store(x->m, x->s, x->L, x->slot, a->word, v, op,
+                                x->info, x->e);
+    mdl_set(x->s, mem_index(x, a), (uint64_t)v);
+    return MDL_OK;
+}
+
+static void addr_name(const Addr *a, char *buf, size_t len)
+{
+    if (a->loc->is_array)
+        snprintf(buf, len, "%s[%d]", a->loc->name,
+                 (int)(a->word - a->loc->addr));
+    else
+        snprintf(buf, len, "%s", a->loc->name);
+}
+
+static int compare(int cmp, int64_t a, int64_t b)
+{
+    switch (cmp) {
+    case LIT_CMP_EQ: return a == b;
+    case LIT_CMP_NE: return a != b;
+    case LIT_CMP_LT: return a < b;
+    case LIT_CMP_LE: return a <= b;
+    case LIT_CMP_GT: return a > b;
+    default: return a >= b;
+    }
+}
+
+static const char *const cmp_text[6] = {"==", "!=", "<", "<=", ">", ">="};
+
+static int branch_cmp(int op)
+{
+    switch (op) {
+    case LIT_BEQ: return LIT_CMP_EQ;
+    case LIT_BNE: return LIT_CMP_NE;
+    case LIT_BLT: return LIT_CMP_LT;
+    case LIT_BLE: return LIT_CMP_LE;
+    case LIT_BGT: return LIT_CMP_GT;
+    default: return LIT_CMP_GE;
+    }
+}
+
+static int exec_mem(Exec *x, const LitInstr *in)
+{
+    Addr a;
+    char nm[64];
+    int64_t v, old, nv;
+    int r = resolve(x, &in->m, &a);
+    if (r)
+        return r;
+    if (x->acc) {
+        x->acc->space = a.space;
+        x->acc->word = a.word;
+    }
+    if (x->info)
+        addr_name(&a, nm, sizeof nm);
+    switch (in->op) {
+    case LIT_LD:
+        v = mem_read(x, &a);
+        set_reg(x, in->rd, v);
+        mdl_info_effect(x->info, "r%d = %lld (%s)", in->rd, (long long)v, nm);
+        return MDL_OK;
+    case LIT_ST:
+    case LIT_ST_WT:
+        v = opd(x, &in->a);
+        mdl_info_effect(x->info, "%s = %lld", nm, (long long)v);
+        return mem_write(x, &a, v, in->op);
+    case LIT_ATOM_CAS:
+        old = mem_read(x, &a);
+        v = opd(x, &in->a);
+        nv = opd(x, &in->b);
+        set_reg(x, in->rd, old);
+        if (old != v) {
+            mdl_info_effect(x->info, "r%d = %lld (%s); compare fails",
+                            in->rd, (long long)old, nm);
+            return MDL_OK;
+        }
+        mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd,
+                        (long long)old, nm, (long long)nv);
+        return mem_write(x, &a, nv, in->op);
+    default:                            /* atom.add, atom.exch */
+        old = mem_read(x, &a);
+        v = opd(x, &in->a);
+        nv = in->op == LIT_ATOM_ADD
+                 ? (int64_t)((uint64_t)old + (uint64_t)v) : v;
+        set_reg(x, in->rd, old);
+        mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd,
+                        (long long)old, nm, (long long)nv);
+        return mem_write(x, &a, nv, in->op);
+    }
+}
+
+/* Executes the next instruction of thread `slot` in x->s. */
+static int thread_step(Exec *x)
+{
+    const MdlLaunch *L = x->L;
+    uint32_t hi = L->thr_off + (uint32_t)x->slot * L->thr_stride;
+    uint64_t h = x->s->w[hi];
+    const LitBody *b;
+    const LitInstr *in;
+    uint32_t pc, next;
+    int status = TS_RUN, kind = 0, r = MDL_OK;
+    int64_t va, vb, v;
+    const char *why;
+
+    if (TH_STATUS(h) != TS_RUN)
+        return MDL_NOSTEP;
+    b = body_of(x->m, L, x->slot);
+    pc = TH_PC(h);
+    in = &b->code[pc];
+    next = pc + 1;
+    x->regs = hi + 1;
+    x->e->gtid = L->gtid[x->slot];
+    x->e->kernel = L->kernel;
+    x->e->line = in->pos.line;
+    if (x->acc) {
+        x->acc->gtid = L->gtid[x->slot];
+        x->acc->op = in->op;
+        x->acc->space = -1;
+        x->acc->word = -1;
+        x->acc->cta = L->cta[x->slot];
+    }
+    if (x->info) {
+        x->info->gtid = L->gtid[x->slot];
+        x->info->kernel = L->kernel;
+        x->info->line = in->pos.line;
+        lit_format_instr(x->m->p, b, in, x->info->instr,
+                         sizeof x->info->instr);
+    }
+    switch (in->op) {
+    case LIT_LD: case LIT_ST: case LIT_ST_WT:
+    case LIT_ATOM_ADD: case LIT_ATOM_EXCH: case LIT_ATOM_CAS:
+        r = exec_mem(x, in);
+        break;
+    case LIT_MOV:
+        v = opd(x, &in->a);
+        set_reg(x, in->rd, v);
+        mdl_info_effect(x->info, "r%d = %lld", in->rd, (long long)v);
+        break;
+    case LIT_ADD: case LIT_SUB: case LIT_MUL: case LIT_DIV: case LIT_REM:
+    case LIT_AND: case LIT_OR: case LIT_XOR: case LIT_SHL: case LIT_SHR:
+    case LIT_MIN: case LIT_MAX:
+        va = opd(x, &in->a);
+        vb = opd(x, &in->b);
+        if (lit_arith(in->op, va, vb, &v, &why)) {
+            r = fail(x, MDL_E_ARITH, "%s (%lld, %lld)", why, (long long)va,
+                     (long long)vb);
+            break;
+        }
+        set_reg(x, in->rd, v);
+        mdl_info_effect(x->info, "r%d = %lld", in->rd, (long long)v);
+        break;
+    case LIT_BRA:
+        next = (uint32_t)in->target;
+        break;
+    case LIT_BEQ: case LIT_BNE: case LIT_BLT: case LIT_BLE: case LIT_BGT:
+    case LIT_BGE:
+        va = opd(x, &in->a);
+        vb = opd(x, &in->b);
+        if (compare(branch_cmp(in->op), va, vb)) {
+            next = (uint32_t)in->target;
+            mdl_info_effect(x->info, "taken (%lld %s %lld)", (long long)va,
+                            cmp_text[branch_cmp(in->op)], (long long)vb);
+        } else {
+            mdl_info_effect(x->info, "not taken");
+        }
+        break;
+    case LIT_EXIT:
+        status = TS_DONE;
+        break;
+    case LIT_ASSERT:
+        va = opd(x, &in->a);
+        vb = opd(x, &in->b);
+        if (!compare(in->cmp, va, vb))
+            r = fail(x, MDL_E_ASSERT, "assertion failed (%lld %s %lld)",
+                     (long long)va, cmp_text[in->cmp], (long long)vb);
+        break;
+    case LIT_CLWB: case LIT_CLFLUSH: {
+        Addr a;
+        r = resolve(x, &in->m, &a);
+        if (!r && x->acc) {
+            x->acc->space = a.space;
+            x->acc->word = a.word;
+        }
+        if (!r)
+            r = x->m->ops->instr(x->m, x->s, L, x->slot, in,
+                                 a.space == LIT_PM ? a.word : -1, x->info);
+        break;
+    }
+    case LIT_PBAR_WG: case LIT_PBAR_KR:
+        if (x->m->ops->collective(x->m, in->op)) {
+            status = TS_WAIT;
+            kind = in->op == LIT_PBAR_WG ? WK_PWG : WK_PKR;
+            next = pc;
+            break;
+        }
+        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info);
+        break;
+    case LIT_L2WB: case LIT_PCOMMIT: case LIT_SFENCE: case LIT_MEMBAR_CTA:
+    case LIT_MEMBAR_SYS: case LIT_PBAR_WI: case LIT_PSYNC:
+        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info);
+        break;
+    case LIT_BAR_SYNC:
+    case LIT_GRID_SYNC:
+        status = TS_WAIT;
+        kind = in->op == LIT_BAR_SYNC ? WK_BAR : WK_GRID;
+        next = pc;
+        break;
+    default:                            /* nop */
+        break;
+    }
+    if (r)
+        return r;
+    if (status == TS_RUN && next >= (uint32_t)b->ninstr)
+        status = TS_DONE;
+    mdl_set(x->s, hi, TH_MAKE(next, status, kind));
+    if (x->acc) {
+        x->acc->waits = status == TS_WAIT;
+        x->acc->done = status == TS_DONE;
+    }
+    return MDL_OK;
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+/* Releases group [first, first+n) if every thread that has not exited waits
+   there at one kind among kinds (bit set). Returns 1 when it released. */
+static int try_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
+                       int n, unsigned kinds, MdlStepInfo *info)
+{
+    int kind = -1, waiting = 0;
+    for (int i = first; i < first + n; i++) {
+        uint64_t h = s->w[L->thr_off + (uint32_t)i * L->thr_stride];
+        if (TH_STATUS(h) == TS_DONE)
+            continue;
+        if (TH_STATUS(h) != TS_WAIT)
+            return 0;
+        if (kind >= 0 && TH_KIND(h) != kind)
+            return 0;
+        kind = TH_KIND(h);
+        waiting++;
+    }
+    if (!waiting || !(kinds & (1u << kind)))
+        return 0;
+    if (kind == WK_PWG || kind == WK_PKR) {
+        int op = kind == WK_PWG ? LIT_PBAR_WG : LIT_PBAR_KR;
+        if (m->ops->release(m, s, L, first, n, op, info) == MDL_BLOCKED)
+            return 0;
+    }
+    for (int i = first; i < first + n; i++) {
+        uint32_t hi = L->thr_off + (uint32_t)i * L->thr_stride;
+        uint64_t h = s->w[hi];
+        uint32_t next;
+        const LitBody *b;
+        if (TH_STATUS(h) != TS_WAIT)
+            continue;
+        b = body_of(m, L, i);
+        next = TH_PC(h) + 1;
+        mdl_set(s, hi, TH_MAKE(next, next >= (uint32_t)b->ninstr ? TS_DONE
+                                                                 : TS_RUN, 0));
+    }
+    if (info) {
+        if (kind == WK_BAR || kind == WK_PWG)
+            mdl_info_effect(info, "%s of CTA %d releases", wait_names[kind],
+                            (int)L->cta[first]);
+        else
+            mdl_info_effect(info, "%s releases", wait_names[kind]);
+    }
+    return 1;
+}
+
+static void release_all(Model *m, MdlState *s, const MdlLaunch *L,
+                        MdlStepInfo *info)
+{
+    int again = 1;
+    if (L->kernel < 0)
+        return;
+    while (again) {
+        again = 0;
+        for (int32_t c = 0; c < L->ncta; c++)
+            if (L->cta_count[c])
+                again |= try_release(m, s, L, L->cta_first[c],
+                                     L->cta_count[c],
+                                     1u << WK_BAR | 1u << WK_PWG, info);
+        again |= try_release(m, s, L, 0, L->nthreads,
+                             1u << WK_GRID | 1u << WK_PKR, info);
+    }
+}
+
+/* Classifies a state where nothing can move. */
+static void stuck(Model *m, const MdlState *s, const MdlLaunch *L, MdlError *e)
+{
+    const LitKernel *k = &m->p->kernels[L->kernel];
+    int first_kind = -1;
+    int32_t first_gtid = -1;
+    memset(e, 0, sizeof *e);
+    e->kernel = L->kernel;
+    e->gtid = -1;
+    for (int32_t c = 0; c <= L->ncta; c++) {
+        /* c == ncta: the whole kernel */
+        int first = c < L->ncta ? L->cta_first[c] : 0;
+        int n = c < L->ncta ? L->cta_count[c] : L->nthreads;
+        int kind = -1;
+        int32_t g0 = -1;
+        for (int i = first; i < first + n; i++) {
+            uint64_t h = s->w[L->thr_off + (uint32_t)i * L->thr_stride];
+            if (TH_STATUS(h) != TS_WAIT)
+                continue;
+            if (first_kind < 0) {
+                first_kind = TH_KIND(h);
+                first_gtid = L->gtid[i];
+            }
+            if (kind < 0) {
+                kind = TH_KIND(h);
+                g0 = L->gtid[i];
+            } else if (TH_KIND(h) != kind) {
+                e->kind = MDL_E_DIVERGENCE;
+                e->gtid = g0;
+                if (c < L->ncta)
+                    snprintf(e->msg, sizeof e->msg,
+                             "barrier divergence in CTA %d of %s: thread %d "
+                             "waits at %s, thread %d at %s", (int)c, k->name,
+                             (int)g0, wait_names[kind], (int)L->gtid[i],
+                             wait_names[TH_KIND(h)]);
+                else
+                    snprintf(e->msg, sizeof e->msg,
+                             "barrier divergence in %s: thread %d waits at "
+                             "%s, thread %d at %s", k->name, (int)g0,
+                             wait_names[kind], (int)L->gtid[i],
+                             wait_names[TH_KIND(h)]);
+                return;
+            }
+        }
+    }
+    e->kind = MDL_E_DEADLOCK;
+    e->gtid = first_gtid;
+    if (first_kind >= 0)
+        snprintf(e->msg, sizeof e->msg,
+                 "deadlock in %s: thread %d waits at %s and no thread can "
+                 "move", k->name, (int)first_gtid, wait_names[first_kind]);
+    else
+        snprintf(e->msg, sizeof e->msg,
+                 "deadlock in %s: no thread can move", k->name);
+}
+
+/* ---- successors ---------------------------------------------------------- */
+
+static void post_step(Model *m, MdlState *s, const MdlLaunch *L,
+                      MdlStepInfo *info)
+{
+    release_all(m, s, L, info);
+    advance(m, s, info);
+}
+
+/* Runs step `step` of s in place. */
+static int exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
+                     MdlStepInfo *info, MdlAccess *acc, MdlError *e)
+{
+    int r;
+    if (step & MDL_STEP_EVENT) {
+        if (acc) {
+            memset(acc, 0, sizeof *acc);
+            acc->gtid = -1;
+            acc->op = -1;
+            acc->space = -1;
+        }
+        r = m->ops->event(m, s, L, step & ~MDL_STEP_EVENT, info);
+    } else {
+        Exec x;
+        if (step >= (uint32_t)L->nthreads)
+            return MDL_NOSTEP;
+        x.m = m;
+        x.s = s;
+        x.L = L;
+        x.k = &m->p->kernels[L->kernel];
+        x.slot = (int)step;
+        x.info = info;
+        x.acc = acc;
+        x.e = e;
+        r = thread_step(&x);
+    }
+    if (r == MDL_OK)
+        post_step(m, s, L, info);
+    return r;
+}
+
+/* Runs step `step` of s into out. */
+static int run_step(Model *m, const MdlState *s, const MdlLaunch *L,
+                    uint32_t step, MdlState *out, MdlStepInfo *info,
+                    MdlError *e)
+{
+    mdl_state_copy(out, s);
+    return exec_step(m, out, L, step, info, NULL, e);
+}
+
+int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
+             MdlError *e)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    int r;
+    if (!(step & MDL_STEP_EVENT) && mdl_terminal(m, s))
+        return -1;
+    r = exec_step(m, s, L, step, NULL, acc, e);
+    if (r == MDL_OK)
+        return 0;
+    return r == MDL_FAILED ? 1 : -1;
+}
+
+int mdl_threads(const Model *m, const MdlState *s, const int32_t **gtid)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (gtid)
+        *gtid = L->gtid;
+    return L->nthreads;
+}
+
+int mdl_thread_ready(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (mdl_terminal(m, s) || slot < 0 || slot >= L->nthreads)
+        return 0;
+    return TH_STATUS(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]) ==
+           TS_RUN;
+}
+
+int mdl_launch_index(const Model *m, const MdlState *s)
+{
+    (void)m;
+    return (int)(s->w[0] & 0xFFFFu);
+}
+
+int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
+                   void *ctx)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    MdlState *out = &m->succ;
+    MdlError e;
+    uint32_t codes[128];
+    int n = 0, moved = 0, nev = 0;
+    if (!mdl_terminal(m, s))
+        for (int32_t i = 0; i < L->nthreads; i++) {
+            int r;
+            if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
+                TS_RUN)
+                continue;
+            r = run_step(m, s, L, (uint32_t)i, out, NULL, &e);
+            if (r == MDL_OK) {
+                succ(ctx, (uint32_t)i, out);
+                n++;
+                moved = 1;
+            } else if (r == MDL_FAILED) {
+                err(ctx, (uint32_t)i, &e);
+                moved = 1;
+            }
+        }
+    if (m->naive)
+        nev = m->ops->events(m, s, L, codes, 128);
+    for (int i = 0; i < nev; i++)
+        if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
+            MDL_OK) {
+            succ(ctx, MDL_STEP_EVENT | codes[i], out);
+            n++;
+        }
+    if (!moved && !nev && !mdl_terminal(m, s)) {
+        stuck(m, s, L, &e);
+        err(ctx, MDL_STEP_NONE, &e);
+    }
+    return n;
+}
+
+int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
+              MdlStepInfo *info, MdlError *e)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    int r;
+    memset(info, 0, sizeof *info);
+    info->gtid = -1;
+    info->kernel = -1;
+    info->created = -1;
+    if (step == MDL_STEP_NONE) {
+        stuck(m, s, L, e);
+        return 1;
+    }
+    if (!(step & MDL_STEP_EVENT) && mdl_terminal(m, s))
+        return -1;
+    r = run_step(m, s, L, step, out, info, e);
+    if (r == MDL_OK)
+        return 0;
+    return r == MDL_FAILED ? 1 : -1;
+}
+
+/* ---- observation ----------------------------------------------------------- */
+
+int mdl_images(Model *m, const MdlState *s, MdlImageFn fn, void *ctx)
+{
+    return m->ops->images(m, s, mdl_launch_of(m, s)->pm_off, fn, ctx);
+}
+
+uint32_t mdl_persist_key(const Model *m, const MdlState *s)
+{
+    return mdl_launch_of(m, s)->pm_off;
+}
+
+void mdl_observe(const Model *m, const MdlState *s, int64_t *pm, int64_t *dram)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (pm)
+        m->ops->visible(m, s, L->pm_off, pm);
+    if (dram)
+        for (int32_t i = 0; i < m->p->dram_words; i++)
+            dram[i] = (int64_t)s->w[L->dram_off + (uint32_t)i];
+}
+
+uint32_t mdl_observable(const Model *m, const MdlState *s, uint64_t *out)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    memcpy(out, s->w, L->mthr_off * sizeof *out);
+    m->ops->visible(m, s, L->pm_off, (int64_t *)(out + L->mthr_off));
+    return L->mthr_off + (uint32_t)m->p->pm_words;
+}
+
+int64_t mdl_reg(const Model *m, const MdlState *s, int32_t gtid, int reg)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    int lo = 0, hi = L->nthreads - 1;
+    if (reg < 0 || reg > 31 || L->regslot[reg] < 0)
+        return 0;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (L->gtid[mid] == gtid)
+            return (int64_t)s->w[L->thr_off + (uint32_t)mid * L->thr_stride +
+                                 1 + (uint32_t)L->regslot[reg]];
+        if (L->gtid[mid] < gtid)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
+}
+
+int mdl_pending(const Model *m, const MdlState *s, MdlPending *out, int max)
+{
+    return m->ops->pending(m, s, mdl_launch_of(m, s)->pm_off, out, max);
+}

@@ -1,0 +1,174 @@
+/*
+ * model — what a gpmc program does, one atomic step at a time, under one
+ * persistency model (DESIGN.md sections 2–4).
+ *
+ * Promises: a Model built from a LitProgram defines the initial state of the
+ * main program and of recovery from a crash image; enumerates every
+ * successor of a state (thread steps, and in naive mode the model's own
+ * nondeterministic events: persists, evictions, drains) together with the
+ * runtime errors a step raises; enumerates every crash image a state allows;
+ * and reads the observable memory and registers of a state. A state is a
+ * canonical vector of 64-bit words (equal vectors = equal states) carrying
+ * a hash maintained incrementally as words change. Every function is
+ * deterministic: the same state gives the same successors, in the same
+ * order. The model never allocates per state; its scratch lives in the
+ * Model.
+ */
+#ifndef GPMC_MODEL_H
+#define GPMC_MODEL_H
+
+#include "litmus/litmus.h"
+
+typedef struct Model Model;
+
+/* A state vector. w has room for cap words, and the words from len to cap
+   are zero; hash = sum over i of mdl_word_hash(i, w[i]), so a zero word
+   contributes nothing. */
+typedef struct {
+    uint64_t *w;
+    uint32_t len, cap;
+    uint64_t hash;
+} MdlState;
+
+static inline uint64_t mdl_word_hash(uint32_t i, uint64_t v)
+{
+    uint64_t x;
+    if (!v)
+        return 0;
+    x = v * 0x9E3779B97F4A7C15ull + (uint64_t)(i + 1) * 0xD6E8FEB86659FD93ull;
+    x ^= x >> 32;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 32;
+    return x;
+}
+
+static inline void mdl_set(MdlState *s, uint32_t i, uint64_t v)
+{
+    s->hash += mdl_word_hash(i, v) - mdl_word_hash(i, s->w[i]);
+    s->w[i] = v;
+}
+
+void mdl_state_rehash(MdlState *s);
+void mdl_state_copy(MdlState *dst, const MdlState *src);   /* dst->cap ok */
+
+/* Runtime errors of the program (DESIGN section 3). MDL_E_LIMIT is not the
+   program's fault: a bound of gpmc was hit; the checker reports it as an
+   incomplete check. */
+typedef enum {
+    MDL_E_BOUNDS, MDL_E_ARITH, MDL_E_ASSERT, MDL_E_DEADLOCK,
+    MDL_E_DIVERGENCE, MDL_E_LIVELOCK, MDL_E_LIMIT, MDL_NERRKINDS
+} MdlErrKind;
+extern const char *const mdl_err_names[MDL_NERRKINDS];
+
+typedef struct {
+    int kind;                           /* MdlErrKind */
+    int32_t gtid;                       /* thread, or -1 */
+    int32_t kernel;                     /* LitKernel index, or -1 */
+    int32_t line;                       /* source line, or 0 */
+    char msg[160];
+} MdlError;
+
+/* Steps are named by a code stable for a given state: thread slot i of the
+   current launch is i; model events are MDL_STEP_EVENT | e. */
+#define MDL_STEP_EVENT 0x1000000u
+#define MDL_STEP_NONE 0xFFFFFFFFu
+
+typedef void (*MdlSuccFn)(void *ctx, uint32_t step, const MdlState *succ);
+typedef void (*MdlErrFn)(void *ctx, uint32_t step, const MdlError *e);
+
+/* What one step did, for witnesses. */
+typedef struct {
+    int32_t gtid;                       /* thread, or -1 for a model event */
+    int32_t kernel;                     /* LitKernel index, or -1 */
+    int32_t line;                       /* source line, or 0 */
+    char instr[96];                     /* canonical instruction or event */
+    char effect[160];                   /* "x = 1", "r0 = 3 (from y)", … */
+    int32_t created;                    /* slot a new pending store was
+                                           inserted at (slots at and above it
+                                           move up), or -1 */
+    uint64_t removed;                   /* pending slots (before the step)
+                                           that left the pending set */
+} MdlStepInfo;
+
+/* What a step touched, for the timing model: the opcode executed by a
+   thread (-1 for a model event) and the memory word it accessed. */
+typedef struct {
+    int32_t gtid;
+    int32_t op;                         /* LitOpcode, or -1 */
+    int32_t space;                      /* LitSpace, or -1 */
+    int32_t word;                       /* word address in that space */
+    int32_t cta;                        /* CTA of the thread (shared) */
+    int waits;                          /* the thread now waits at a barrier */
+    int done;                           /* the thread has finished */
+} MdlAccess;
+
+/* A crash image: PM word values, and for the abstract models the pending
+   slots it includes (bit i = slot i). Returning nonzero stops the
+   enumeration. */
+typedef int (*MdlImageFn)(void *ctx, const int64_t *pm, uint64_t included);
+
+/* One pending store, for witnesses (abstract models). */
+typedef struct {
+    int32_t word;                       /* PM word address */
+    int64_t value;
+    uint64_t deps;                      /* D(s) as slot bits */
+} MdlPending;
+
+Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
+               size_t errlen);
+void mdl_free(Model *m);
+uint32_t mdl_max_words(const Model *m);  /* upper bound on any state's len */
+const char *mdl_notes(const Model *m);   /* one-time notes, or "" */
+
+void mdl_init_main(Model *m, MdlState *out);
+void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out);
+
+/* Calls succ for every successor and err for every failing step of s, in a
+   fixed order; an error with step MDL_STEP_NONE belongs to s itself
+   (deadlock, divergence). Returns the number of successors. */
+int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
+                   void *ctx);
+/* Replays one step of s into out; 0 ok, 1 the step failed (e filled),
+   -1 no such step. */
+int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
+              MdlStepInfo *info, MdlError *e);
+
+/* Executes step `step` of s in place, without describing it (acc may be
+   NULL); same results as mdl_apply. The cheap way to follow one given
+   schedule, as the timing model does. */
+int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
+             MdlError *e);
+/* Thread slots of the current launch: their number, global ids, and
+   whether slot i can take a step now (running, not waiting or done). */
+int mdl_threads(const Model *m, const MdlState *s, const int32_t **gtid);
+int mdl_thread_ready(const Model *m, const MdlState *s, int slot);
+/* Index of the current launch within its part (main or recovery). */
+int mdl_launch_index(const Model *m, const MdlState *s);
+
+int mdl_terminal(const Model *m, const MdlState *s);
+int mdl_is_recovery(const Model *m, const MdlState *s);
+
+/* Crash images of s: every image the model allows (default mode), or the
+   persisted image alone (naive mode). They depend only on the words
+   [key_off, len) of s (mdl_persist_key), so callers may cache by them.
+   Returns nonzero when fn stopped the enumeration. */
+int mdl_images(Model *m, const MdlState *s, MdlImageFn fn, void *ctx);
+uint32_t mdl_persist_key(const Model *m, const MdlState *s);
+
+/* Observable memory: PM as loads would see it, and dram. */
+void mdl_observe(const Model *m, const MdlState *s, int64_t *pm, int64_t *dram);
+/* The state as a program sees it: thread, shared and dram words followed
+   by PM as loads would see it, with nothing of the persistency state.
+   Writes at most mdl_max_words + pm_words words; returns how many. */
+uint32_t mdl_observable(const Model *m, const MdlState *s, uint64_t *out);
+/* Register N of global thread G of the current (or last) launch. */
+int64_t mdl_reg(const Model *m, const MdlState *s, int32_t gtid, int reg);
+/* "x", "out[3]": the location holding a word of a memory space. */
+void mdl_word_name(const Model *m, int space, int32_t word, char *buf,
+                   size_t len);
+/* Pending stores of s (abstract models); returns how many. */
+int mdl_pending(const Model *m, const MdlState *s, MdlPending *out, int max);
+
+#endif

@@ -1,0 +1,149 @@
+/*
+ * model_int.h — private to model/.
+ *
+ * STATE ENCODING. A state is a vector of 64-bit words laid out for the
+ * launch it is in (part = main program or recovery, launch index into that
+ * part's sequence of kernels):
+ *
+ *   [0]            header: launch index (bits 0..15; == number of launches
+ *                  when the part has run to completion), part (bit 16)
+ *   thr_off        per active thread slot: one header word (pc bits 0..23,
+ *                  status bits 24..25, wait kind bits 26..27) and then the
+ *                  registers the kernel uses, in register order
+ *   shared_off     grid * shared_words: each CTA's scratchpad
+ *   dram_off       dram_words
+ *   mthr_off       per active thread slot: mthr_stride words owned by the
+ *                  persistency model (frontiers, observed sets, …)
+ *   pm_off …       the persistency model's region, to the end of the vector:
+ *                  a fixed part, then a variable part (pending stores, …)
+ *
+ * Only threads that have a body are stored (idle threads have no state and
+ * read as exited with zero registers). A zero word hashes to nothing, so a
+ * fresh thread costs nothing to hash. The persistency region comes last and
+ * decides the crash images alone: the checker caches images by it.
+ * At a kernel boundary the thread, shared and per-thread model words are
+ * rebuilt for the next launch; dram and the persistency region carry over.
+ * The finished state of a part keeps its last launch's layout, so the
+ * registers of the last launch stay readable for `final` conditions.
+ */
+#ifndef GPMC_MODEL_INT_H
+#define GPMC_MODEL_INT_H
+
+#include "model/model.h"
+
+enum { TS_RUN = 0, TS_WAIT = 1, TS_DONE = 2 };
+enum { WK_BAR = 0, WK_GRID = 1, WK_PWG = 2, WK_PKR = 3 };
+
+#define TH_PC(h) ((uint32_t)((h) & 0xFFFFFFu))
+#define TH_STATUS(h) ((int)(((h) >> 24) & 3u))
+#define TH_KIND(h) ((int)(((h) >> 26) & 3u))
+#define TH_MAKE(pc, st, k) \
+    ((uint64_t)(pc) | ((uint64_t)(st) << 24) | ((uint64_t)(k) << 26))
+
+#define HDR_PART_BIT (1u << 16)
+
+/* Step results of thread and model actions. */
+enum { MDL_OK = 0, MDL_FAILED = 1, MDL_BLOCKED = 2, MDL_NOSTEP = 3 };
+
+typedef struct {
+    int32_t kernel;                     /* LitKernel index, -1: none */
+    int32_t nthreads;                   /* active thread slots */
+    int32_t *gtid, *body, *cta;         /* per slot */
+    int32_t ncta;                       /* grid */
+    int32_t *cta_first, *cta_count;     /* slots of CTA c, contiguous */
+    int32_t nregs;
+    int8_t regslot[32];                 /* register -> index, -1 unused */
+    uint32_t thr_off, thr_stride;
+    uint32_t shared_off, dram_off;
+    uint32_t mthr_off, mthr_stride;
+    uint32_t pm_off;
+    uint32_t fixed_len;                 /* words up to the variable part */
+} MdlLaunch;
+
+typedef struct MdlOps MdlOps;
+
+struct Model {
+    const LitProgram *p;
+    int kind;                           /* LIT_STRICT … LIT_HW */
+    int naive;
+    const MdlOps *ops;
+    int32_t nlaunch[2];                 /* main, recovery */
+    MdlLaunch *launch[2];               /* nlaunch entries (at least 1) */
+    uint32_t max_words;
+    MdlState scratch;                   /* launch switches */
+    MdlState succ;                      /* successors under construction */
+    int64_t *img;                       /* pm_words, image enumeration */
+    char notes[512];
+    int noted;                          /* bit per note already given */
+    void *mstate;                       /* the persistency model's own */
+    LitArena *arena;
+};
+
+/* A persistency model plugs in through these hooks. Every hook that takes a
+   MdlStepInfo may be given NULL (exploration) and then must not format
+   text. Slots are thread slots of launch L. */
+struct MdlOps {
+    uint32_t (*thread_words)(const Model *m);       /* per thread slot */
+    uint32_t (*fixed_words)(const Model *m);        /* at pm_off */
+    uint32_t max_var_words;             /* variable part bound */
+    int (*setup)(Model *m, char *err, size_t errlen);
+    void (*init)(Model *m, MdlState *s, uint32_t pm_off, const int64_t *img);
+    int64_t (*load)(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                    int32_t word, MdlStepInfo *info);
+    /* op: LIT_ST, LIT_ST_WT or an atomic. 0 ok, MDL_FAILED when a bound
+       of gpmc is hit (e is filled). */
+    int (*store)(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                 int32_t word, int64_t v, int op, MdlStepInfo *info,
+                 MdlError *e);
+    /* Persistency instructions: clwb clflush l2wb pcommit fences, pbar.*
+       when not collective, psync. MDL_OK or MDL_BLOCKED (naive stall). */
+    int (*instr)(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                 const LitInstr *in, int32_t word, MdlStepInfo *info);
+    int (*collective)(const Model *m, int op);      /* pbar.wg / pbar.kr */
+    /* Release of a collective pbar by the thread slots [first, first+n):
+       MDL_OK, or MDL_BLOCKED while it must wait (naive mode). */
+    int (*release)(Model *m, MdlState *s, const MdlLaunch *L, int first,
+                   int n, int op, MdlStepInfo *info);
+    void (*join)(Model *m, MdlState *s, const MdlLaunch *L, MdlStepInfo *info);
+    int (*images)(Model *m, const MdlState *s, uint32_t pm_off,
+                  MdlImageFn fn, void *ctx);
+    void (*visible)(const Model *m, const MdlState *s, uint32_t pm_off,
+                    int64_t *pm);
+    /* Naive mode: the model's enabled events, as codes < MDL_STEP_EVENT. */
+    int (*events)(Model *m, const MdlState *s, const MdlLaunch *L,
+                  uint32_t *codes, int max);
+    int (*event)(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
+                 MdlStepInfo *info);
+    int (*pending)(const Model *m, const MdlState *s, uint32_t pm_off,
+                   MdlPending *out, int max);
+};
+
+extern const MdlOps mdl_abstract_ops;
+
+const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);
+void mdl_note(Model *m, int id, const char *text);
+void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Bit sets over pending-store slots. */
+static inline uint64_t mdl_bits_drop(uint64_t x, uint64_t removed)
+{
+    while (removed) {
+        int p = 63 - __builtin_clzll(removed);
+        uint64_t low = p ? (x & ((1ull << p) - 1)) : 0;
+        x = low | ((p < 63 ? (x >> (p + 1)) : 0) << p);
+        removed &= ~(1ull << p);
+    }
+    return x;
+}
+
+/* Opens a zero bit at position pos, moving the bits above it up. */
+static inline uint64_t mdl_bits_insert(uint64_t x, int pos)
+{
+    uint64_t low = pos ? (x & (~0ull >> (64 - pos))) : 0;
+    if (pos >= 63)
+        return low;
+    return low | ((x >> pos) << (pos + 1));
+}
+
+#endif

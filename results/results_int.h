@@ -1,0 +1,166 @@
+/*
+ * results — private header: the connection object, statement helpers, the
+ * read-only guard, the shared SQL fragments of the views, and the small
+ * utilities (arena, fixed-width tables, JSON) the readers use.
+ */
+#ifndef GPMC_RESULTS_INT_H
+#define GPMC_RESULTS_INT_H
+
+#include <sqlite3.h>
+#include <stdarg.h>
+
+#include "results/results.h"
+
+#define RES_BUSY_MS 10000               /* wait this long for a writer lock */
+
+struct ResDb {
+    sqlite3 *db;
+    int readonly;
+    char denied[256];                   /* why the guard refused, or "" */
+    int denied_schema;                  /* refused: a write to the schema */
+    char err[1024];
+};
+
+/* ---- errors and statements (res_sql.c) --------------------------------- */
+
+/* Sets the message and returns code. */
+int res_sql_fail(ResDb *db, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* RES_OK on a read-write connection, else an error about what. */
+int res_sql_writable(ResDb *db, const char *what);
+/* Prepare SQL and bind arguments described by fmt, one char each:
+   t text (NULL binds NULL), i int64_t, n int64_t (negative binds NULL),
+   f double. */
+int res_sql_prepare(ResDb *db, sqlite3_stmt **st, const char *sql,
+                    const char *fmt, ...);
+int res_sql_vprepare(ResDb *db, sqlite3_stmt **st, const char *sql,
+                     const char *fmt, va_list ap);
+int res_sql_rebind(ResDb *db, sqlite3_stmt *st, const char *fmt, ...);
+/* One step: 1 row, 0 done, negative (-RES_EINTERNAL) error (message set). */
+int res_sql_step(ResDb *db, sqlite3_stmt *st);
+/* Prepare, bind, step to the end, finalize. */
+int res_sql_exec(ResDb *db, const char *sql, const char *fmt, ...);
+/* Run a one-value query: 1 with *out set, 0 when no row, negative on error. */
+int res_sql_int(ResDb *db, int64_t *out, const char *sql, const char *fmt,
+                ...);
+/* Current UTC time as ISO-8601 with microseconds (27 bytes + NUL). */
+void res_sql_now(char buf[32]);
+/* Text of column i, "" for NULL. */
+const char *res_sql_text(sqlite3_stmt *st, int i);
+
+/* ---- schema (res_schema.c) ----------------------------------------------- */
+
+/* Verify the schema version; with create, make the schema of an empty file. */
+int res_schema_init(ResDb *db, const char *path, int create);
+
+/* ---- read-only guard (res_guard.c) ----------------------------------------- */
+
+void res_guard_install(ResDb *db);
+
+/* ---- SQL shared by the views and the reports ------------------------------ */
+
+/* Rank of a model in the order strict epoch bepoch scoped bscoped hw. */
+#define RES_MODEL_RANK(m) \
+    "(CASE " m " WHEN 'strict' THEN 0 WHEN 'epoch' THEN 1 " \
+    "WHEN 'bepoch' THEN 2 WHEN 'scoped' THEN 3 WHEN 'bscoped' THEN 4 " \
+    "WHEN 'hw' THEN 5 ELSE 6 END)"
+
+/* check_id of the latest check of each test name x model x config: runs are
+   dated by finished_at (started_at while unfinished); ties fall to the run
+   identity, then to the later check of one run. */
+#define RES_LATEST_IDS \
+    "SELECT check_id FROM (SELECT c.check_id AS check_id, row_number() OVER (" \
+    "PARTITION BY t.name, c.model, c.config ORDER BY " \
+    "coalesce(r.finished_at, r.started_at) DESC, r.started_at DESC, " \
+    "r.argv DESC, r.host DESC, c.check_id DESC) AS rn " \
+    "FROM checks c JOIN runs r ON r.run_id = c.run_id " \
+    "JOIN tests t ON t.test_id = c.test_id) WHERE rn = 1"
+
+/* FROM clause over the latest checks: c checks, t tests. */
+#define RES_LATEST_FROM \
+    "(" RES_LATEST_IDS ") l JOIN checks c ON c.check_id = l.check_id " \
+    "JOIN tests t ON t.test_id = c.test_id "
+
+/* The latest results, with the config the views order by. */
+#define RES_LATEST_RESULTS \
+    "SELECT t.name AS test, c.model AS model, c.config AS config, " \
+    "r.cond_index AS cond_index, r.phase AS phase, r.verdict AS verdict, " \
+    "r.expected AS expected FROM " RES_LATEST_FROM \
+    "JOIN results r ON r.check_id = c.check_id"
+
+/* Pairs of models whose latest verdicts differ on one check line of one
+   test and config; each pair once, the lower-ranked model as model_a. */
+#define RES_DISAGREEMENTS \
+    "WITH v AS (" RES_LATEST_RESULTS ")" \
+    " SELECT a.test AS test, a.config AS config, a.cond_index AS cond_index," \
+    " a.model AS model_a, a.verdict AS verdict_a," \
+    " b.model AS model_b, b.verdict AS verdict_b" \
+    " FROM v a JOIN v b ON a.test = b.test AND a.config = b.config" \
+    " AND a.cond_index = b.cond_index" \
+    " AND (" RES_MODEL_RANK("a.model") ", a.model) < " \
+    "(" RES_MODEL_RANK("b.model") ", b.model)" \
+    " WHERE a.verdict <> b.verdict"
+
+#define RES_DISAGREEMENTS_ORDER \
+    " ORDER BY test, config, cond_index, " RES_MODEL_RANK("model_a") \
+    ", model_a, " RES_MODEL_RANK("model_b") ", model_b"
+
+/* The pass rule of DESIGN section 5. */
+#define RES_PASSES(v, e) \
+    "((" e " IS NOT NULL AND " v " = " e ") OR (" e " IS NULL AND " v " = 'Ok'))"
+
+/* ---- arena (res_arena.c) ---------------------------------------------------- */
+
+typedef struct ResArena ResArena;
+
+ResArena *res_arena_new(void);
+void *res_arena_alloc(ResArena *a, size_t n);          /* zeroed */
+char *res_arena_strdup(ResArena *a, const char *s);
+char *res_arena_printf(ResArena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void res_arena_free(ResArena *a);
+
+/* ---- fixed-width tables (res_table.c) ---------------------------------------- */
+
+typedef struct ResTable ResTable;
+
+ResTable *res_table_new(ResArena *a, int ncols, const char *const *headers);
+void res_table_right(ResTable *t, int col);            /* right-align col */
+/* Append a row of ncols cells (NULL prints as ""); cells are copied, and
+   control characters shown as \n \t \r \xHH. */
+void res_table_add(ResTable *t, const char *const *cells);
+int res_table_rows(const ResTable *t);
+void res_table_print(const ResTable *t, FILE *out);
+
+/* ---- JSON (res_json.c) -------------------------------------------------------- */
+
+typedef enum {
+    RES_JNULL, RES_JBOOL, RES_JNUM, RES_JSTR, RES_JARR, RES_JOBJ
+} ResJsonType;
+
+typedef struct ResJson ResJson;
+struct ResJson {
+    ResJsonType type;
+    double num;                         /* JNUM; JBOOL 0/1 */
+    const char *str;                    /* JSTR; the key of an object member */
+    const char *key;
+    ResJson *kids;                      /* JARR/JOBJ members, in order */
+    ResJson *next;
+    int nkids;
+};
+
+/* Parse RFC 8259 text; NULL with a message in err when malformed. */
+ResJson *res_json_parse(ResArena *a, const char *text, char *err,
+                        size_t errlen);
+const ResJson *res_json_get(const ResJson *obj, const char *key);
+/* The integral number at key, or def when absent or not a number. */
+int64_t res_json_int(const ResJson *obj, const char *key, int64_t def);
+const char *res_json_str(const ResJson *obj, const char *key);
+
+/* ---- witness graphs (res_dot.c) ------------------------------------------------ */
+
+/* Write the DOT graph of a witness (format in specs/schema.md). */
+int res_dot_witness(ResDb *db, int64_t violation_id, const char *json,
+                    FILE *out);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * check_util.h — helpers for tests that run programs through the checker:
+ * parse a litmus text, run one model, and read outcomes and verdicts back
+ * as short strings that cmocka can compare exactly.
+ */
+#ifndef GPMC_TESTS_CHECK_UTIL_H
+#define GPMC_TESTS_CHECK_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "checker/checker.h"
+
+static LitProgram *cu_parse(const char *text)
+{
+    LitProgram *p = NULL;
+    LitDiag d;
+    lit_diag_init(&d);
+    if (lit_parse_string("test.litmus", text, NULL, &p, &d)) {
+        fprintf(stderr, "%s", d.text ? d.text : "parse failed\n");
+        lit_diag_free(&d);
+        fail();
+    }
+    lit_diag_free(&d);
+    return p;
+}
+
+typedef struct {
+    int naive, depth, list_images;
+    int64_t max_states, max_steps;
+} CuOpts;
+
+static ChkReport *cu_run_opts(const LitProgram *p, int model, const CuOpts *co)
+{
+    ChkOptions o;
+    ChkReport *r = NULL;
+    char err[256];
+    chk_options_default(&o);
+    o.model = model;
+    if (co) {
+        o.naive = co->naive;
+        if (co->depth)
+            o.crash_depth = co->depth;
+        o.list_images = co->list_images;
+        if (co->max_states)
+            o.max_states = co->max_states;
+        if (co->max_steps)
+            o.max_steps = co->max_steps;
+    }
+    assert_int_equal(chk_run(p, &o, &r, err, sizeof err), 0);
+    return r;
+}
+
+static __attribute__((unused)) ChkReport *cu_run(const LitProgram *p, int model)
+{
+    return cu_run_opts(p, model, NULL);
+}
+
+/* The outcomes of one phase, "state|state|…" in report order. */
+static __attribute__((unused)) const char *cu_outcomes(const ChkReport *r, int phase)
+{
+    static char buf[8192];
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < r->noutcomes; i++)
+        if (r->outcomes[i].phase == phase)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? "|" : "",
+                                  r->outcomes[i].state);
+    return buf;
+}
+
+/* Verdicts of every check, "Ok No …". */
+static __attribute__((unused)) const char *cu_verdicts(const ChkReport *r)
+{
+    static char buf[512];
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < r->nresults; i++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "",
+                              r->results[i].verdict ? "Ok" : "No");
+    return buf;
+}
+
+/* The verdict of check 0 under each abstract model, "strict=Ok …". */
+static __attribute__((unused)) const char *cu_matrix(const char *text)
+{
+    static char buf[256];
+    size_t n = 0;
+    LitProgram *p = cu_parse(text);
+    buf[0] = 0;
+    for (int m = LIT_STRICT; m <= LIT_BSCOPED; m++) {
+        ChkReport *r = cu_run(p, m);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%s", n ? " " : "",
+                              lit_model_names[m],
+                              r->results[0].verdict ? "Ok" : "No");
+        chk_report_free(r);
+    }
+    lit_program_free(p);
+    return buf;
+}
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * test_mdl_abstract.c — the abstract persistency models, row by row of the
+ * DESIGN section 4 table, through their crash images. Each expected
+ * outcome list and verdict is derived in the comment above it.
+ */
+#include "tests/check_util.h"
+
+/* One thread stores x then y with nothing between. strict persists in
+   visibility order (y depends on x): the image x=0, y=1 is impossible.
+   Every other model lets the two stores persist in either order. */
+static const char *two_stores =
+    "test two\npm x = 0\npm y = 0\n"
+    "kernel k grid 1 block 1 {\n  st x, 1\n  st y, 1\n}\n"
+    "check crash exists (x == 0 && y == 1)\n";
+
+static void test_strict_orders_everything(void **state)
+{
+    LitProgram *p = cu_parse(two_stores);
+    ChkReport *r;
+    (void)state;
+    r = cu_run(p, LIT_STRICT);
+    assert_string_equal(cu_outcomes(r, LIT_CRASH),
+                        "x=0; y=0|x=1; y=0|x=1; y=1");
+    assert_string_equal(cu_verdicts(r), "No");
+    chk_report_free(r);
+    for (int m = LIT_EPOCH; m <= LIT_BSCOPED; m++) {
+        r = cu_run(p, m);
+        assert_string_equal(cu_outcomes(r, LIT_CRASH),
+                            "x=0; y=0|x=0; y=1|x=1; y=0|x=1; y=1");
+        assert_string_equal(cu_verdicts(r), "Ok");
+        chk_report_free(r);
+    }
+    lit_program_free(p);
+}
+
+/* A barrier between a thread's two stores orders them in every model. */
+static void test_pbar_orders_own_stores(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cu_matrix("test one\npm x = 0\npm y = 0\n"
+                  "kernel k grid 1 block 1 {\n  st x, 1\n  pbar\n  st y, 1\n}\n"
+                  "check crash ~exists (x == 0 && y == 1)\n"),
+        "strict=Ok epoch=Ok bepoch=Ok scoped=Ok bscoped=Ok");
+}
+
+/* DESIGN's example: thread 0 stores x, persists with pbar, then bar.sync;
+   thread 1 stores y after the barrier. A stalling barrier (epoch, scoped)
+   has x persisted before thread 1 can store; a buffered one (bepoch,
+   bscoped) only orders thread 0's own later stores, so y may persist
+   first. strict orders y after x. */
+static const char *sb =
+    "test SB+pbar+sync\npm x = 0\npm y = 0\n"
+    "kernel k0 grid 1 block 2 {\n"
+    "  thread 0 {\n    st x, 1\n    pbar\n    bar.sync\n  }\n"
+    "  thread 1 {\n    bar.sync\n    st y, 1\n    ld r0, x\n  }\n}\n"
+    "check crash ~exists (y == 1 && x == 0)\n"
+    "check final forall (1:r0 == 1)\n";
+
+static void test_stalling_vs_buffered(void **state)
+{
+    (void)state;
+    assert_string_equal(cu_matrix(sb), "strict=Ok epoch=Ok bepoch=No "
+                                       "scoped=Ok bscoped=No");
+}
+
+/* Thread 1 reads x from thread 0's pending store, then pbar, then stores
+   what it read into y. epoch forces Own ∪ Obs (x included); bepoch adds
+   Obs to its frontier, so y depends on x; the scoped models order only the
+   thread's own stores: y = 1 with x = 0 is possible. strict: y after x. */
+static void test_observation(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cu_matrix("test obs\npm x = 0\npm y = 0\n"
+                  "kernel k grid 1 block 2 {\n"
+                  "  thread 0 {\n    st x, 1\n  }\n"
+                  "  thread 1 {\n    ld r0, x\n    pbar\n    st y, r0\n  }\n}\n"
+                  "check crash ~exists (y == 1 && x == 0)\n"),
+        "strict=Ok epoch=Ok bepoch=Ok scoped=No bscoped=No");
+}
+
+/* Children a (thread 0) and b (thread 1), then the parent p by thread 0
+   after pbar.wg. Only the scoped models make pbar.wg collective: thread 0
+   waits for thread 1, and the release forces (scoped) or orders (bscoped)
+   both children before p. Elsewhere pbar.wg is thread-local and thread 0
+   may store p before thread 1 has stored b at all. */
+static void test_cta_scope(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cu_matrix("test cta\npm a = 0\npm b = 0\npm p = 0\n"
+                  "kernel k grid 1 block 2 {\n"
+                  "  thread 0 {\n    st a, 1\n    pbar.wg\n    st p, 1\n  }\n"
+                  "  thread 1 {\n    st b, 1\n    pbar.wg\n  }\n}\n"
+                  "check crash ~exists (p == 1 && b == 0)\n"),
+        "strict=No epoch=No bepoch=No scoped=Ok bscoped=Ok");
+}
+
+/* The same across two CTAs: pbar.wg only synchronises each (one-thread)
+   CTA, pbar.kr the whole kernel. */
+static const char *kernel_scope =
+    "test kr\npm a = 0\npm b = 0\npm p = 0\n"
+    "kernel k grid 2 block 1 {\n"
+    "  thread 0 {\n    st a, 1\n    pbar.SCOPE\n    st p, 1\n  }\n"
+    "  thread 1 {\n    st b, 1\n    pbar.SCOPE\n  }\n}\n"
+    "check crash ~exists (p == 1 && b == 0)\n";
+
+static const char *with_scope(const char *scope)
+{
+    static char buf[1024];
+    const char *s = kernel_scope;
+    size_t n = 0;
+    while (*s) {
+        if (!strncmp(s, "SCOPE", 5)) {
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", scope);
+            s += 5;
+        } else {
+            buf[n++] = *s++;
+        }
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+static void test_kernel_scope(void **state)
+{
+    (void)state;
+    assert_string_equal(cu_matrix(with_scope("kr")),
+                        "strict=No epoch=No bepoch=No scoped=Ok bscoped=Ok");
+    assert_string_equal(cu_matrix(with_scope("wg")),
+                        "strict=No epoch=No bepoch=No scoped=No bscoped=No");
+}
+
+/* Strong persist atomicity: thread 1 overwrites thread 0's x after the
+   barrier, then pbar, then y. Forcing x=2 forces the older x=1 first, so
+   no image shows y=1 with x going back to 1 (or 0). Images of x before
+   the pbar: 0, 1, 2. */
+static const char *spa =
+    "test spa\npm x = 0\npm y = 0\n"
+    "kernel k grid 1 block 2 {\n"
+    "  thread 0 {\n    st x, 1\n    bar.sync\n  }\n"
+    "  thread 1 {\n    bar.sync\n    st x, 2\n    pbar\n    st y, 1\n  }\n}\n"
+    "check crash ~exists (y == 1 && x != 2)\n";
+
+static void test_strong_persist_atomicity(void **state)
+{
+    LitProgram *p = cu_parse(spa);
+    (void)state;
+    for (int m = LIT_STRICT; m <= LIT_BSCOPED; m++) {
+        ChkReport *r = cu_run(p, m);
+        assert_string_equal(cu_outcomes(r, LIT_CRASH),
+                            "x=0; y=0|x=1; y=0|x=2; y=0|x=2; y=1");
+        assert_string_equal(cu_verdicts(r), "Ok");
+        chk_report_free(r);
+    }
+    lit_program_free(p);
+}
+
+/* psync makes x durable before the barrier in every model, even the
+   buffered ones (compare test_stalling_vs_buffered). */
+static void test_psync_durability(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cu_matrix("test psync\npm x = 0\npm y = 0\n"
+                  "kernel k0 grid 1 block 2 {\n"
+                  "  thread 0 {\n    st x, 1\n    psync\n    bar.sync\n  }\n"
+                  "  thread 1 {\n    bar.sync\n    st y, 1\n  }\n}\n"
+                  "check crash ~exists (y == 1 && x == 0)\n"),
+        "strict=Ok epoch=Ok bepoch=Ok scoped=Ok bscoped=Ok");
+}
+
+/* bepoch's psync forces the frontier. Thread 1 reads x, publishes what it
+   saw through dram, and passes pbar, psync and bar.sync; thread 2 then
+   stores the flag f = what thread 1 saw. bepoch: x is observed, pbar puts
+   it in F, psync makes F durable, so f = 1 implies x = 1 in every image.
+   bscoped: reads do not enter F, psync forces nothing: No. epoch forces
+   the observation at pbar already; scoped does not. */
+static void test_psync_forces_frontier(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cu_matrix("test psync-f\npm x = 0\npm f = 0\ndram seen = 0\n"
+                  "kernel k grid 1 block 3 {\n"
+                  "  thread 0 {\n    st x, 1\n  }\n"
+                  "  thread 1 {\n    ld r0, x\n    st seen, r0\n    pbar\n"
+                  "    psync\n    bar.sync\n  }\n"
+                  "  thread 2 {\n    bar.sync\n    ld r1, seen\n    st f, r1\n"
+                  "  }\n}\n"
+                  "check crash ~exists (f == 1 && x == 0)\n"),
+        "strict=Ok epoch=Ok bepoch=Ok scoped=No bscoped=No");
+}
+
+/* Kernel boundaries order nothing (except under strict). */
+static void test_kernel_boundary(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        cu_matrix("test kb\npm x = 0\npm y = 0\n"
+                  "kernel k0 grid 1 block 1 {\n  st x, 1\n}\n"
+                  "kernel k1 grid 1 block 1 {\n  st y, 1\n}\n"
+                  "check crash exists (x == 0 && y == 1)\n"),
+        "strict=No epoch=Ok bepoch=Ok scoped=Ok bscoped=Ok");
+}
+
+/* Every model's naive mode (explicit persist steps) gives the same
+   outcomes and verdicts as its default mode on these programs. */
+static void test_naive_agrees(void **state)
+{
+    const char *progs[] = {two_stores, sb, spa, with_scope("kr")};
+    CuOpts naive = {1, 0, 1, 0, 0}, dflt = {0, 0, 1, 0, 0};
+    (void)state;
+    for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+        LitProgram *p = cu_parse(progs[i]);
+        for (int m = LIT_STRICT; m <= LIT_BSCOPED; m++) {
+            ChkReport *a = cu_run_opts(p, m, &dflt), *b = cu_run_opts(p, m, &naive);
+            char oa[8192];
+            snprintf(oa, sizeof oa, "%s", cu_outcomes(a, LIT_CRASH));
+            assert_string_equal(oa, cu_outcomes(b, LIT_CRASH));
+            assert_int_equal(a->nimages, b->nimages);
+            for (int k = 0; k < a->nimages; k++)
+                assert_string_equal(a->images[k], b->images[k]);
+            {
+                char va[512];
+                snprintf(va, sizeof va, "%s", cu_verdicts(a));
+                assert_string_equal(va, cu_verdicts(b));
+            }
+            chk_report_free(a);
+            chk_report_free(b);
+        }
+        lit_program_free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strict_orders_everything),
+        cmocka_unit_test(test_pbar_orders_own_stores),
+        cmocka_unit_test(test_stalling_vs_buffered),
+        cmocka_unit_test(test_observation),
+        cmocka_unit_test(test_cta_scope),
+        cmocka_unit_test(test_kernel_scope),
+        cmocka_unit_test(test_strong_persist_atomicity),
+        cmocka_unit_test(test_psync_durability),
+        cmocka_unit_test(test_psync_forces_frontier),
+        cmocka_unit_test(test_kernel_boundary),
+        cmocka_unit_test(test_naive_agrees),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,250 @@
+/* results: merging shard databases. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "harness/harness.h"
+#include "tests/test_res_fixture.h"
+
+enum { NTESTS = 6, NMODELS = 3, NSHARDS = 3 };
+static const char *const names[NTESTS] = {"T0", "T1", "T2", "T3", "T4", "T5"};
+static const char *const models[NMODELS] = {"strict", "scoped", "hw"};
+
+static void write_test(ResDb *db, int64_t run, int t, int m)
+{
+    FxCheck f;
+    fx_check(&f, names[t], models[m]);
+    f.c.states = 100 * t + m;
+    const char *v = (t + m) % 3 ? "Ok" : "No";
+    fx_result(&f, "crash", "~exists", "(x == 1)", v, t % 2 ? "Ok" : NULL);
+    fx_result(&f, "final", "forall", "(x == 0)", m == 2 ? "No" : "Ok", NULL);
+    fx_outcome(&f, "crash", "x=0", t + 1);
+    fx_outcome(&f, "final", "x=1", 1);
+    if (v[0] == 'N')
+        fx_violation(&f, 0, "counterexample", models[m], names[t], "{}", 1);
+    fx_cost(&f, "stall_cycles", t * 10 + m);
+    fx_write(db, run, &f);
+}
+
+/* One database with every check (shard < 0), or shard i of NSHARDS. */
+static void build(const char *path, int shard)
+{
+    ResDb *db = fx_open(path, RES_READWRITE);
+    char argv[64];
+    if (shard < 0)
+        snprintf(argv, sizeof argv, "gpmc suite s");
+    else
+        snprintf(argv, sizeof argv, "gpmc suite s --shard %d/%d", shard,
+                 NSHARDS);
+    int64_t run = fx_run(db, argv);
+    for (int t = 0; t < NTESTS; t++)
+        if (shard < 0 || t % NSHARDS == shard)
+            for (int m = 0; m < NMODELS; m++)
+                write_test(db, run, t, m);
+    assert_int_equal(res_run_end(db, run, "done"), RES_OK);
+    res_close(db);
+}
+
+/* Concatenated CSV of queries (malloc'd). */
+static char *dump(const char *path, const char *const *sqls, size_t n)
+{
+    ResDb *db = fx_open(path, RES_READONLY);
+    char *all = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&all, &len);
+    for (size_t i = 0; i < n; i++) {
+        char *part = fx_query(db, sqls[i], RES_FMT_CSV);
+        fprintf(f, "-- %s\n%s", sqls[i], part);
+        free(part);
+    }
+    fclose(f);
+    res_close(db);
+    return all;
+}
+
+/* What must not depend on how the checks were split. */
+static const char *const logical[] = {
+    "SELECT * FROM verdict_matrix",
+    "SELECT * FROM unexpected",
+    "SELECT * FROM model_disagreements",
+    "SELECT * FROM latest_checks",
+    "SELECT t.name, c.model, v.cond_index, v.kind, v.image, v.witness,"
+    " v.depth FROM violations v JOIN checks c USING (check_id)"
+    " JOIN tests t USING (test_id) ORDER BY 1, 2, 3",
+    "SELECT t.name, c.model, o.phase, o.state, o.count FROM outcomes o"
+    " JOIN checks c USING (check_id) JOIN tests t USING (test_id)"
+    " ORDER BY 1, 2, 3, 4",
+    "SELECT t.name, c.model, k.metric, k.value FROM costs k"
+    " JOIN checks c USING (check_id) JOIN tests t USING (test_id)"
+    " ORDER BY 1, 2, 3",
+};
+
+/* Every row of every table, ids included. */
+static const char *const physical[] = {
+    "SELECT * FROM runs ORDER BY run_id",
+    "SELECT * FROM tests ORDER BY test_id",
+    "SELECT * FROM checks ORDER BY check_id",
+    "SELECT rowid, * FROM results ORDER BY rowid",
+    "SELECT rowid, * FROM outcomes ORDER BY rowid",
+    "SELECT * FROM violations ORDER BY violation_id",
+    "SELECT rowid, * FROM costs ORDER BY rowid",
+};
+
+#define N(a) (sizeof a / sizeof *a)
+
+typedef struct {
+    FxDir d;
+    char single[256], shard[NSHARDS][256], out[256];
+    const char *in[NSHARDS];
+} Fixture;
+
+static int setup(void **state)
+{
+    Fixture *fx = calloc(1, sizeof *fx);
+    fx_dir_make(&fx->d);
+    fx_path(&fx->d, "single.db", fx->single, sizeof fx->single);
+    build(fx->single, -1);
+    for (int i = 0; i < NSHARDS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "shard%d.db", i);
+        fx_path(&fx->d, name, fx->shard[i], sizeof fx->shard[i]);
+        build(fx->shard[i], i);
+        fx->in[i] = fx->shard[i];
+    }
+    fx_path(&fx->d, "out.db", fx->out, sizeof fx->out);
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *fx = *state;
+    fx_dir_remove(&fx->d);
+    free(fx);
+    return 0;
+}
+
+static void merge_ok(const char *out, const char *const *in, int n)
+{
+    char err[512];
+    if (res_merge(out, in, n, err, sizeof err))
+        fail_msg("res_merge: %s", err);
+}
+
+static void test_shards_equal_single(void **state)
+{
+    Fixture *fx = *state;
+    merge_ok(fx->out, fx->in, NSHARDS);
+    char *want = dump(fx->single, logical, N(logical));
+    char *got = dump(fx->out, logical, N(logical));
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    ResDb *db = fx_open(fx->out, RES_READONLY);
+    assert_csv(db, "SELECT (SELECT count(*) FROM runs) AS runs,"
+                   " (SELECT count(*) FROM tests) AS tests,"
+                   " (SELECT count(*) FROM checks) AS checks,"
+                   " (SELECT count(*) FROM results) AS results,"
+                   " (SELECT count(*) FROM violations) AS violations,"
+                   " (SELECT count(*) FROM verdict_matrix) AS matrix",
+               "runs,tests,checks,results,violations,matrix\n"
+               "3,6,18,36,6,36\n");
+    /* Ids were remapped: shard 1's first test (T1) was test 1 there. */
+    assert_csv(db, "SELECT r.argv, group_concat(DISTINCT t.name) FROM checks c"
+                   " JOIN runs r USING (run_id) JOIN tests t USING (test_id)"
+                   " GROUP BY r.run_id ORDER BY r.run_id",
+               "argv,group_concat(DISTINCT t.name)\n"
+               "gpmc suite s --shard 0/3,\"T0,T3\"\n"
+               "gpmc suite s --shard 1/3,\"T1,T4\"\n"
+               "gpmc suite s --shard 2/3,\"T2,T5\"\n");
+    assert_csv(db, "PRAGMA integrity_check", "integrity_check\nok\n");
+    res_close(db);
+}
+
+static void test_idempotent_and_deterministic(void **state)
+{
+    Fixture *fx = *state;
+    merge_ok(fx->out, fx->in, NSHARDS);
+    char *first = dump(fx->out, physical, N(physical));
+
+    merge_ok(fx->out, fx->in, NSHARDS);
+    const char *twice[] = {fx->in[1], fx->in[1], fx->out};
+    merge_ok(fx->out, twice, 3);
+    char *again = dump(fx->out, physical, N(physical));
+    assert_string_equal(again, first);
+    free(again);
+
+    char out2[256];
+    fx_path(&fx->d, "out2.db", out2, sizeof out2);
+    merge_ok(out2, fx->in, NSHARDS);
+    char *other = dump(out2, physical, N(physical));
+    assert_string_equal(other, first);
+    free(other);
+    free(first);
+}
+
+/* The same run met unfinished in one input and finished in another ends
+   finished, its checks once. */
+static void test_same_run_finishes(void **state)
+{
+    Fixture *fx = *state;
+    char copy[256];
+    fx_path(&fx->d, "copy.db", copy, sizeof copy);
+    merge_ok(copy, fx->in, 1);
+    fx_raw(copy, "UPDATE runs SET finished_at = NULL, status = 'running'");
+    const char *in[] = {copy, fx->in[0]};
+    merge_ok(fx->out, in, 2);
+    char *want = dump(fx->in[0], physical, 3);
+    char *got = dump(fx->out, physical, 3);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+}
+
+static void test_bad_inputs_leave_no_output(void **state)
+{
+    Fixture *fx = *state;
+    char missing[256], want[512], err[512];
+    fx_path(&fx->d, "missing.db", missing, sizeof missing);
+    const char *in[] = {fx->in[0], missing};
+    assert_int_equal(res_merge(fx->out, in, 2, err, sizeof err), RES_EINPUT);
+    snprintf(want, sizeof want, "%s: No such file or directory", missing);
+    assert_string_equal(err, want);
+    assert_int_equal(access(fx->out, F_OK), -1);
+
+    fx_raw(fx->shard[2], "UPDATE meta SET value = '7'"
+                         " WHERE key = 'schema_version'");
+    assert_int_equal(res_merge(fx->out, fx->in, NSHARDS, err, sizeof err),
+                     RES_EINPUT);
+    snprintf(want, sizeof want,
+             "%s: schema version 7, this gpmc writes version 1", fx->shard[2]);
+    assert_string_equal(err, want);
+    assert_int_equal(access(fx->out, F_OK), -1);
+
+    assert_int_equal(res_merge(fx->out, in, 0, err, sizeof err), RES_EINPUT);
+    assert_string_equal(err, "merge: no input databases");
+
+    char *argv[] = {fx->out};
+    assert_int_equal(h_cmd_merge(1, argv), H_USAGE);
+    char *argv2[] = {fx->out, missing};
+    assert_int_equal(h_cmd_merge(2, argv2), H_USAGE);
+    char *argv3[] = {fx->out, fx->shard[0]};
+    assert_int_equal(h_cmd_merge(2, argv3), H_OK);
+    assert_int_equal(access(fx->out, F_OK), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_shards_equal_single, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_idempotent_and_deterministic,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_run_finishes, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_bad_inputs_leave_no_output,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
