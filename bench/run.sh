@@ -23,7 +23,7 @@ CSV=$OUT/results.csv
 WORKLOADS='
 arith   arith   strict N=3,K=2
 mp      mp      strict P=3,K=2
-barrier barrier strict N=7,R=3
+barrier barrier strict N=7,R=2
 atomic  atomic  strict N=4,K=2
 undo    undo    strict N=4,K=2
 undo    undo    epoch  N=4,K=2
@@ -157,7 +157,7 @@ echo "$WORKLOADS" | while read -r name stem model params; do
     tag=$name-$model
     gdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D /' | tr '\n' ' ')
     sdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D/' | tr '\n' ' ')
-    spin=
+    spin= ccs=-
     if [ "$model" = strict ] && [ -f "$BENCH/$stem.pml" ]; then
         spin=yes
         t0=$(date +%s.%N)
@@ -191,7 +191,7 @@ echo "$WORKLOADS" | while read -r name stem model params; do
     grate=$(rate "$gs" "$gsec")
     gbps=$(awk -v k="$gkb" -v n="$gs" 'BEGIN{printf "%.0f", k*1024/n}')
 
-    ss=- st=- sv=- ccs=${ccs:--} ssec=- scpu=- srate=- skb=- sbps=- smb=-
+    ss=- st=- sv=- ssec=- scpu=- srate=- skb=- sbps=- smb=-
     trat=- crat=- mrat=- ps=- pt=- psec=- pcpu=- pkb=- eq=-
     if [ -n "$spin" ]; then
         pan_ok "$OUT/$tag.pan.log"
