@@ -157,7 +157,8 @@ echo "$WORKLOADS" | while read -r name stem model params; do
     tag=$name-$model
     gdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D /' | tr '\n' ' ')
     sdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D/' | tr '\n' ' ')
-    spin= ccs=-
+    spin=''
+    ccs=-
     if [ "$model" = strict ] && [ -f "$BENCH/$stem.pml" ]; then
         spin=yes
         t0=$(date +%s.%N)
@@ -186,6 +187,7 @@ echo "$WORKLOADS" | while read -r name stem model params; do
     done
 
     gpmc_ok "$OUT/$tag.gpmc.log"
+    # shellcheck disable=SC2046  # split into fields on purpose
     set -- $(gpmc_counts "$OUT/$tag.gpmc.log") $(summary "$OUT/$tag.gpmc.times")
     gs=$1 gt=$2 gsec=$3 gkb=$4 gcpu=$5
     grate=$(rate "$gs" "$gsec")
@@ -195,6 +197,7 @@ echo "$WORKLOADS" | while read -r name stem model params; do
     trat=- crat=- mrat=- ps=- pt=- psec=- pcpu=- pkb=- eq=-
     if [ -n "$spin" ]; then
         pan_ok "$OUT/$tag.pan.log"
+        # shellcheck disable=SC2046  # split into fields on purpose
         set -- $(pan_counts "$OUT/$tag.pan.log") $(summary "$OUT/$tag.pan.times")
         ss=$1 st=$2 sv=$3 ssec=$4 skb=$5 scpu=$6
         srate=$(rate "$ss" "$ssec")
@@ -205,6 +208,7 @@ echo "$WORKLOADS" | while read -r name stem model params; do
         mrat=$(ratio "$gkb" "$skb")
         if [ "$gs" -eq "$ss" ] && [ "$gt" -eq $((st - 1)) ]; then eq=yes; else eq=NO; fi
         pan_ok "$OUT/$tag.por.log"
+        # shellcheck disable=SC2046  # split into fields on purpose
         set -- $(pan_counts "$OUT/$tag.por.log") $(summary "$OUT/$tag.por.times")
         ps=$1 pt=$2 psec=$4 pkb=$5 pcpu=$6
     fi
