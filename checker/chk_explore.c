@@ -113,8 +113,7 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
 {
     ImgCtx *c = ctx;
     ChkRun *R = c->R;
-    uint32_t n = (uint32_t)R->p->pm_words, id;
-    const uint64_t *w = (const uint64_t *)pm;
+    uint32_t id;
     int r;
     (void)included;
     if (++c->ideals > (uint64_t)R->o.max_states) {
@@ -124,7 +123,10 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
         chk_limit(R, msg);
         return 1;
     }
-    r = chk_table_put(&R->images, w, n, chk_hash_words(w, n), &id);
+    for (uint32_t k = 0; k < R->nused; k++)
+        R->ibuf[k] = (uint64_t)pm[R->used[k]];
+    r = chk_table_put(&R->images, R->ibuf, R->nused,
+                      chk_hash_words(R->ibuf, R->nused), &id);
     if (r < 0) {
         oom(R);
         return 1;
@@ -146,6 +148,14 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
         }
     }
     return 0;
+}
+
+void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out)
+{
+    const uint64_t *w = chk_table_key(&R->images, img, NULL);
+    memset(out, 0, (size_t)R->p->pm_words * sizeof *out);
+    for (uint32_t k = 0; k < R->nused; k++)
+        out[R->used[k]] = (int64_t)w[k];
 }
 
 uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
@@ -520,10 +530,10 @@ static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
 static void explore_recovery(ChkRun *R, uint32_t img, int d)
 {
     int level = R->o.crash_depth - d;
-    const uint64_t *pm = chk_table_key(&R->images, img, NULL);
     chk_space_reset(&R->space[level]);
     R->lvl_touched[level].n = 0;
-    mdl_init_recovery(R->m, (const int64_t *)pm, &R->lvl_state[level]);
+    chk_image_expand(R, img, R->ifull);
+    mdl_init_recovery(R->m, R->ifull, &R->lvl_state[level]);
     bfs(R, level, 1, visit_recovery, &d);
 }
 
