@@ -53,7 +53,10 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
     h_sha256(f->source, f->len, f->sha256);
     h_lit_options(o, &lo);
     lit_diag_init(&d);
-    if (lit_parse_string(path, f->source, &lo, &f->p, &d)) {
+    /* lit_parse_file reports a NUL byte where lit_parse_string would stop */
+    if (memchr(f->source, 0, f->len) ? lit_parse_file(path, &lo, &f->p, &d)
+                                     : lit_parse_string(path, f->source, &lo,
+                                                        &f->p, &d)) {
         fputs(d.text ? d.text : "", stderr);
         lit_diag_free(&d);
         free(f->source);
