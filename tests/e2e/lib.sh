@@ -24,7 +24,7 @@ cleanup() {
     rm -rf "$T"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP PIPE
 
 fail() {
     printf '%s: FAIL: %s\n' "$NAME" "$*" >&2
