@@ -39,15 +39,19 @@ int h_models_parse(const char *list, int *models, int *n)
     return *n ? 0 : -1;
 }
 
-static int parse_int(const char *s, int64_t *v)
+/* A decimal or 0x-hexadecimal integer, optionally negative, as in the
+   language (a leading 0 does not mean octal). */
+int h_parse_int(const char *s, int64_t *v)
 {
     char *end;
     long long x;
-    if (!*s)
+    const char *d = s + (*s == '-' || *s == '+');
+    int hex = d[0] == '0' && (d[1] == 'x' || d[1] == 'X');
+    if (!*d || *d == ' ' || *d == '-' || *d == '+')
         return -1;
     errno = 0;
-    x = strtoll(s, &end, 0);
-    if (*end || errno)
+    x = strtoll(s, &end, hex ? 16 : 10);
+    if (*end || errno || end == s)
         return -1;
     *v = x;
     return 0;
@@ -68,7 +72,8 @@ static int takes_value(const char *a, unsigned allowed)
 {
     for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
         if (!strcmp(a, valued[i].name) &&
-            (!valued[i].allowed || (valued[i].allowed & allowed)))
+            (valued[i].allowed ? (valued[i].allowed & allowed) != 0
+                               : !(allowed & HO_PARSE)))
             return 1;
     return 0;
 }
@@ -87,6 +92,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char name[32];
         int64_t x;
         if (a[0] != '-' || !a[1]) {
             o->files[o->nfiles++] = a;
@@ -116,7 +122,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (!d || !(eq = strchr(d, '=')) || eq == d)
                 return usage_error(cmd, "-D expects NAME=VALUE, got '%s'",
                                    d ? d : "");
-            if (parse_int(eq + 1, &x))
+            if (h_parse_int(eq + 1, &x))
                 return usage_error(cmd, "-D %s: the value must be an integer",
                                    d);
             o->defines[o->ndefines].name = strndup(d, (size_t)(eq - d));
@@ -124,11 +130,25 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->ndefines++;
             continue;
         }
-        if (!takes_value(a, allowed))
-            return usage_error(cmd, "unknown option %s", a);
-        if (!v)
-            return usage_error(cmd, "option %s needs a value", a);
-        i++;
+        {
+            /* --name=value is --name value */
+            const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+            if (eq) {
+                size_t n = (size_t)(eq - a);
+                if (n >= sizeof name)
+                    return usage_error(cmd, "unknown option %s", a);
+                memcpy(name, a, n);
+                name[n] = 0;
+                a = name;
+                v = eq + 1;
+            }
+            if (!takes_value(a, allowed))
+                return usage_error(cmd, "unknown option %s", argv[i]);
+            if (!v)
+                return usage_error(cmd, "option %s needs a value", a);
+            if (!eq)
+                i++;
+        }
         if (!strcmp(a, "--model")) {
             if (h_models_parse(v, o->models, &o->nmodels))
                 return usage_error(cmd, "--model: unknown model in '%s' "
@@ -145,17 +165,17 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->config[o->nconfig].value = eq + 1;
             o->nconfig++;
         } else if (!strcmp(a, "--crash-depth") && (allowed & HO_RUN)) {
-            if (parse_int(v, &x) || x < 1 || x > 16)
+            if (h_parse_int(v, &x) || x < 1 || x > 16)
                 return usage_error(cmd, "--crash-depth must be 1..16, got '%s'",
                                    v);
             o->chk.crash_depth = (int)x;
         } else if (!strcmp(a, "--max-states") && (allowed & HO_RUN)) {
-            if (parse_int(v, &x) || x < 1)
+            if (h_parse_int(v, &x) || x < 1)
                 return usage_error(cmd, "--max-states must be positive, got '%s'",
                                    v);
             o->chk.max_states = x;
         } else if (!strcmp(a, "--max-steps") && (allowed & HO_RUN)) {
-            if (parse_int(v, &x) || x < 1)
+            if (h_parse_int(v, &x) || x < 1)
                 return usage_error(cmd, "--max-steps must be positive, got '%s'",
                                    v);
             o->chk.max_steps = x;
@@ -167,7 +187,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                                    "of seconds, got '%s'", v);
             o->chk.timeout_s = t;
         } else if (!strcmp(a, "--jobs") && (allowed & HO_SUITE)) {
-            if (parse_int(v, &x) || x < 1 || x > 256)
+            if (h_parse_int(v, &x) || x < 1 || x > 256)
                 return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);
             o->jobs = (int)x;
         } else {                        /* --shard */
