@@ -53,7 +53,10 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
     h_sha256(f->source, f->len, f->sha256);
     h_lit_options(o, &lo);
     lit_diag_init(&d);
-    if (lit_parse_string(path, f->source, &lo, &f->p, &d)) {
+    /* lit_parse_file reports a NUL byte where lit_parse_string would stop */
+    if (memchr(f->source, 0, f->len) ? lit_parse_file(path, &lo, &f->p, &d)
+                                     : lit_parse_string(path, f->source, &lo,
+                                                        &f->p, &d)) {
         fputs(d.text ? d.text : "", stderr);
         lit_diag_free(&d);
         free(f->source);
@@ -81,32 +84,24 @@ static int cmp_kv(const void *a, const void *b)
     return strcmp(((const Kv *)a)->key, ((const Kv *)b)->key);
 }
 
-/* DESIGN section 5: every config key, every -D param, crash_depth and
-   naive, as key=value sorted by key and joined by ';'. */
-void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
-                     size_t len)
+/* The -D overrides as key=value pairs. */
+static int overrides(const LitProgram *p, Kv *kv, int max)
 {
-    Kv kv[LIT_NCONFIG + 64 + 2];
     int n = 0;
-    size_t k = 0;
-    for (int i = 0; i < LIT_NCONFIG; i++) {
-        snprintf(kv[n].key, sizeof kv[n].key, "%s", lit_config_name(i));
-        lit_config_format(&p->config, i, kv[n].val, sizeof kv[n].val);
-        n++;
-    }
-    for (int i = 0; i < p->nparams && n < LIT_NCONFIG + 64; i++)
+    for (int i = 0; i < p->nparams && n < max; i++)
         if (p->params[i].overridden) {
             snprintf(kv[n].key, sizeof kv[n].key, "%s", p->params[i].name);
             snprintf(kv[n].val, sizeof kv[n].val, "%lld",
                      (long long)p->params[i].value);
             n++;
         }
-    snprintf(kv[n].key, sizeof kv[n].key, "crash_depth");
-    snprintf(kv[n].val, sizeof kv[n].val, "%d", o->chk.crash_depth);
-    n++;
-    snprintf(kv[n].key, sizeof kv[n].key, "naive");
-    snprintf(kv[n].val, sizeof kv[n].val, "%d", o->chk.naive);
-    n++;
+    return n;
+}
+
+/* Sorted by key and joined by ';': the canonical form. */
+static void join(Kv *kv, int n, char *buf, size_t len)
+{
+    size_t k = 0;
     qsort(kv, (size_t)n, sizeof *kv, cmp_kv);
     buf[0] = 0;
     for (int i = 0; i < n && k < len; i++)
@@ -114,14 +109,33 @@ void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
                               kv[i].key, kv[i].val);
 }
 
-/* Every param with its value, in declaration order. */
+/* DESIGN section 5: every config key, every -D param, crash_depth and
+   naive. */
+void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
+                     size_t len)
+{
+    Kv kv[LIT_NCONFIG + 64 + 2];
+    int n = 0;
+    for (int i = 0; i < LIT_NCONFIG; i++) {
+        snprintf(kv[n].key, sizeof kv[n].key, "%s", lit_config_name(i));
+        lit_config_format(&p->config, i, kv[n].val, sizeof kv[n].val);
+        n++;
+    }
+    n += overrides(p, kv + n, 64);
+    snprintf(kv[n].key, sizeof kv[n].key, "crash_depth");
+    snprintf(kv[n].val, sizeof kv[n].val, "%d", o->chk.crash_depth);
+    n++;
+    snprintf(kv[n].key, sizeof kv[n].key, "naive");
+    snprintf(kv[n].val, sizeof kv[n].val, "%d", o->chk.naive);
+    n++;
+    join(kv, n, buf, len);
+}
+
+/* tests.params (specs/schema.md): the -D overrides, canonical, or ''. */
 static void params_string(const LitProgram *p, char *buf, size_t len)
 {
-    size_t k = 0;
-    buf[0] = 0;
-    for (int i = 0; i < p->nparams && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s=%lld", i ? ";" : "",
-                              p->params[i].name, (long long)p->params[i].value);
+    Kv kv[64];
+    join(kv, overrides(p, kv, 64), buf, len);
 }
 
 static const char *vtext(int v)
@@ -173,7 +187,7 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
         res[i].cond_index = x->cond_index;
         res[i].phase = lit_phase_names[x->phase];
         res[i].quant = x->phase == LIT_NOERROR ? NULL : lit_quant_names[x->quant];
-        res[i].cond = x->cond;
+        res[i].cond = x->phase == LIT_NOERROR ? NULL : x->cond;
         res[i].verdict = vtext(x->verdict);
         res[i].expected = vtext(x->expected);
         res[i].positive = x->positive;

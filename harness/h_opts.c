@@ -2,6 +2,7 @@
  * h_opts.c — the options shared by `run`, `suite` and `time`: models,
  * -D params, --config keys, exploration limits, the results database.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,16 +39,42 @@ int h_models_parse(const char *list, int *models, int *n)
     return *n ? 0 : -1;
 }
 
-static int parse_int(const char *s, int64_t *v)
+/* A decimal or 0x-hexadecimal integer, optionally negative, as in the
+   language (a leading 0 does not mean octal). */
+int h_parse_int(const char *s, int64_t *v)
 {
     char *end;
     long long x;
-    if (!*s)
+    const char *d = s + (*s == '-' || *s == '+');
+    int hex = d[0] == '0' && (d[1] == 'x' || d[1] == 'X');
+    if (!*d || *d == ' ' || *d == '-' || *d == '+')
         return -1;
-    x = strtoll(s, &end, 0);
-    if (*end)
+    errno = 0;
+    x = strtoll(s, &end, hex ? 16 : 10);
+    if (*end || errno || end == s)
         return -1;
     *v = x;
+    return 0;
+}
+
+/* The options that take a value, and the commands that accept them. */
+static const struct {
+    const char *name;
+    unsigned allowed;                   /* 0: every command */
+} valued[] = {
+    {"--model", 0}, {"--db", 0}, {"--config", HO_DEFINE},
+    {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
+    {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
+    {"--shard", HO_SUITE},
+};
+
+static int takes_value(const char *a, unsigned allowed)
+{
+    for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
+        if (!strcmp(a, valued[i].name) &&
+            (valued[i].allowed ? (valued[i].allowed & allowed) != 0
+                               : !(allowed & HO_PARSE)))
+            return 1;
     return 0;
 }
 
@@ -65,6 +92,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char name[32];
         int64_t x;
         if (a[0] != '-' || !a[1]) {
             o->files[o->nfiles++] = a;
@@ -94,7 +122,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (!d || !(eq = strchr(d, '=')) || eq == d)
                 return usage_error(cmd, "-D expects NAME=VALUE, got '%s'",
                                    d ? d : "");
-            if (parse_int(eq + 1, &x))
+            if (h_parse_int(eq + 1, &x))
                 return usage_error(cmd, "-D %s: the value must be an integer",
                                    d);
             o->defines[o->ndefines].name = strndup(d, (size_t)(eq - d));
@@ -102,9 +130,25 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->ndefines++;
             continue;
         }
-        if (!v)
-            return usage_error(cmd, "option %s needs a value", a);
-        i++;
+        {
+            /* --name=value is --name value */
+            const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+            if (eq) {
+                size_t n = (size_t)(eq - a);
+                if (n >= sizeof name)
+                    return usage_error(cmd, "unknown option %s", a);
+                memcpy(name, a, n);
+                name[n] = 0;
+                a = name;
+                v = eq + 1;
+            }
+            if (!takes_value(a, allowed))
+                return usage_error(cmd, "unknown option %s", argv[i]);
+            if (!v)
+                return usage_error(cmd, "option %s needs a value", a);
+            if (!eq)
+                i++;
+        }
         if (!strcmp(a, "--model")) {
             if (h_models_parse(v, o->models, &o->nmodels))
                 return usage_error(cmd, "--model: unknown model in '%s' "
@@ -121,32 +165,32 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->config[o->nconfig].value = eq + 1;
             o->nconfig++;
         } else if (!strcmp(a, "--crash-depth") && (allowed & HO_RUN)) {
-            if (parse_int(v, &x) || x < 1 || x > 16)
+            if (h_parse_int(v, &x) || x < 1 || x > 16)
                 return usage_error(cmd, "--crash-depth must be 1..16, got '%s'",
                                    v);
             o->chk.crash_depth = (int)x;
         } else if (!strcmp(a, "--max-states") && (allowed & HO_RUN)) {
-            if (parse_int(v, &x) || x < 1)
+            if (h_parse_int(v, &x) || x < 1)
                 return usage_error(cmd, "--max-states must be positive, got '%s'",
                                    v);
             o->chk.max_states = x;
         } else if (!strcmp(a, "--max-steps") && (allowed & HO_RUN)) {
-            if (parse_int(v, &x) || x < 1)
+            if (h_parse_int(v, &x) || x < 1)
                 return usage_error(cmd, "--max-steps must be positive, got '%s'",
                                    v);
             o->chk.max_steps = x;
         } else if (!strcmp(a, "--timeout") && (allowed & HO_RUN)) {
             char *end;
             double t = strtod(v, &end);
-            if (*end || t <= 0)
+            if (*end || !(t > 0))           /* NaN too */
                 return usage_error(cmd, "--timeout must be a positive number "
                                    "of seconds, got '%s'", v);
             o->chk.timeout_s = t;
         } else if (!strcmp(a, "--jobs") && (allowed & HO_SUITE)) {
-            if (parse_int(v, &x) || x < 1 || x > 256)
+            if (h_parse_int(v, &x) || x < 1 || x > 256)
                 return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);
             o->jobs = (int)x;
-        } else if (!strcmp(a, "--shard") && (allowed & HO_SUITE)) {
+        } else {                        /* --shard */
             int si, sn;
             char tail;
             if (sscanf(v, "%d/%d%c", &si, &sn, &tail) != 2 || sn < 1 ||
@@ -155,8 +199,6 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                                    "got '%s'", v);
             o->shard_i = si;
             o->shard_n = sn;
-        } else {
-            return usage_error(cmd, "unknown option %s", a);
         }
     }
     return 0;

@@ -21,6 +21,30 @@ static const char *run_help =
     "the distinct outcomes, verdicts, witnesses and statistics. With --db the\n"
     "checks are also recorded in that results database.\n";
 
+/* Opens --db and begins the run: H_OK, H_USAGE (cannot open) or
+   H_INTERNAL. Done at the first file that parses, so a run whose files
+   all fail to parse writes nothing, not even the database. */
+static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
+                 int64_t *run_id)
+{
+    char err[512], *args;
+    if (res_open(o->db, RES_READWRITE, db, err, sizeof err)) {
+        fprintf(stderr, "gpmc run: error: %s\n", err);
+        *db = NULL;
+        return H_USAGE;
+    }
+    args = h_argv_string("run", argc, argv);
+    if (res_run_begin(*db, args ? args : "gpmc run", GPMC_VERSION, run_id)) {
+        fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(*db));
+        res_close(*db);
+        *db = NULL;
+        free(args);
+        return H_INTERNAL;
+    }
+    free(args);
+    return H_OK;
+}
+
 int h_cmd_run(int argc, char **argv)
 {
     HOpts o;
@@ -35,23 +59,6 @@ int h_cmd_run(int argc, char **argv)
         h_opts_free(&o);
         return r ? r : o.help ? H_OK : H_USAGE;
     }
-    if (o.db) {
-        char err[512], *args = h_argv_string("run", argc, argv);
-        if (res_open(o.db, RES_READWRITE, &db, err, sizeof err)) {
-            fprintf(stderr, "gpmc run: error: %s\n", err);
-            free(args);
-            h_opts_free(&o);
-            return H_USAGE;
-        }
-        if (res_run_begin(db, args ? args : "gpmc run", GPMC_VERSION, &run_id)) {
-            fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(db));
-            free(args);
-            res_close(db);
-            h_opts_free(&o);
-            return H_INTERNAL;
-        }
-        free(args);
-    }
     if (o.json)
         printf("[");
     for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {
@@ -59,6 +66,11 @@ int h_cmd_run(int argc, char **argv)
         if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
             continue;
+        }
+        if (o.db && !db && (r = begin(&o, argc, argv, &db, &run_id))) {
+            h_file_free(&f);
+            status = r;
+            break;
         }
         for (int k = 0; k < o.nmodels; k++) {
             int passed, rc;

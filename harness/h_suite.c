@@ -8,10 +8,12 @@
  * hands the rest one at a time to N forked workers over pipes (each worker
  * has its own SQLite connection; WAL lets them write concurrently, and every
  * check is one transaction, so a killed suite leaves whole checks only).
- * Results come back over one pipe in records shorter than PIPE_BUF.
+ * Results come back over one pipe per worker in records shorter than
+ * PIPE_BUF; the end of that pipe without a result is a dead worker.
  */
 #include <errno.h>
 #include <dirent.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,9 @@
 
 static const char *suite_help =
     "usage: gpmc suite DIR|FILE... [--model M[,M...]|all] [--jobs N] [--db F]\n"
-    "                  [--shard I/N] [--resume] [-D NAME=V] [--crash-depth D]\n"
+    "                  [--shard I/N] [--resume] [-D NAME=V] [--config KEY=V]\n"
+    "                  [--crash-depth D] [--naive] [--max-states N]\n"
+    "                  [--max-steps N] [--timeout SECONDS]\n"
     "Checks every .litmus file (directories are searched recursively) under\n"
     "every model into the results database (default results/gpmc.db) and\n"
     "prints `N passed, M failed`. --shard I/N runs the I-th of N deterministic\n"
@@ -44,6 +48,13 @@ static void add_path(Paths *ps, const char *p)
         ps->v = realloc(ps->v, (size_t)ps->cap * sizeof *ps->v);
     }
     ps->v[ps->n++] = strdup(p);
+}
+
+static void free_paths(Paths *ps)
+{
+    for (int i = 0; i < ps->n; i++)
+        free(ps->v[i]);
+    free(ps->v);
 }
 
 static void walk(Paths *ps, const char *dir)
@@ -79,7 +90,7 @@ typedef struct {
 } Job;
 
 typedef struct {
-    int32_t job, worker, passed, rc;
+    int32_t job, passed, rc;
 } Result;
 
 typedef struct {
@@ -133,7 +144,6 @@ static void worker(int in, int out, int w, const HFile *files, const Job *jobs,
         Result r;
         int passed = 0;
         r.job = j;
-        r.worker = w;
         r.rc = h_check(&files[jobs[j].file], o, o->models[jobs[j].model], db,
                        run_id, NULL, &passed);
         r.passed = passed;
@@ -144,80 +154,169 @@ static void worker(int in, int out, int w, const HFile *files, const Job *jobs,
     _exit(0);
 }
 
-/* Runs jobs[0..n) on `jobs` workers; returns H_OK or H_INTERNAL. */
+/* A forked worker: its job pipe, its result pipe, the job it runs. */
+typedef struct {
+    pid_t pid;
+    int to, from;
+    int32_t job;                        /* -1 when idle */
+} Worker;
+
+/* Forks worker w with its two pipes; the child keeps none of the pipes
+   of the workers before it. */
+static int spawn(Worker *ws, int w, const HFile *files, const Job *jobs,
+                 const HOpts *o, const char *dbpath, int64_t run_id)
+{
+    int jp[2], rp[2];
+    if (pipe(jp))
+        return -1;
+    if (pipe(rp)) {
+        close(jp[0]);
+        close(jp[1]);
+        return -1;
+    }
+    ws[w].pid = fork();
+    if (ws[w].pid == 0) {
+        close(jp[1]);
+        close(rp[0]);
+        for (int k = 0; k < w; k++) {
+            close(ws[k].to);
+            close(ws[k].from);
+        }
+        worker(jp[0], rp[1], w, files, jobs, o, dbpath, run_id);
+    }
+    close(jp[0]);
+    close(rp[1]);
+    if (ws[w].pid < 0) {
+        close(jp[1]);
+        close(rp[0]);
+        return -1;
+    }
+    ws[w].to = jp[1];
+    ws[w].from = rp[0];
+    ws[w].job = -1;
+    return 0;
+}
+
+/* A failed write means the worker is gone: its result pipe then reads EOF,
+   which is where its death is reported. */
+static void dispatch(Worker *wk, int32_t j)
+{
+    wk->job = j;
+    if (write(wk->to, &j, sizeof j) != (ssize_t)sizeof j) {
+        close(wk->to);
+        wk->to = -1;
+    }
+}
+
+/* The result pipe of wk ended without a result: the worker died (a crash
+   in the checker, a signal). Its check is in the database whole or not at
+   all; --resume tells which. */
+static void died(Worker *wk, const HFile *files, const Job *jobs,
+                 const HOpts *o)
+{
+    int ws = 0;
+    const Job *jb = &jobs[wk->job];
+    char how[64] = "exited";
+    if (waitpid(wk->pid, &ws, 0) == wk->pid) {
+        if (WIFSIGNALED(ws))
+            snprintf(how, sizeof how, "was killed by signal %d",
+                     WTERMSIG(ws));
+        else if (WIFEXITED(ws))
+            snprintf(how, sizeof how, "exited with status %d",
+                     WEXITSTATUS(ws));
+        wk->pid = 0;
+    }
+    fprintf(stderr, "gpmc suite: error: a worker %s while checking %s under "
+            "%s; `--resume` runs the checks left\n", how, files[jb->file].path,
+            lit_model_names[o->models[jb->model]]);
+    wk->job = -1;
+}
+
+/* Runs jobs[0..n) on o->jobs workers; returns H_OK, or H_INTERNAL when a
+   check or a worker failed (no new check is started after that; the
+   others finish theirs). Each worker has its own result pipe, so the
+   parent sees a worker die as the end of that pipe. */
 static int run_parallel(const HFile *files, const Job *jobs, int n,
                         const HOpts *o, const char *dbpath, int64_t run_id,
                         Progress *pg)
 {
-    int nw = o->jobs < n ? o->jobs : n, res[2], next = 0, got = 0, status = H_OK;
-    int *to = calloc((size_t)nw, sizeof *to);
-    pid_t *pid = calloc((size_t)nw, sizeof *pid);
-    if (!to || !pid || pipe(res)) {
-        free(to);
-        free(pid);
-        return H_INTERNAL;
+    int nw = o->jobs < n ? o->jobs : n, next = 0, busy = 0, status = H_OK;
+    Worker *ws = calloc((size_t)nw, sizeof *ws);
+    struct pollfd *pfd = calloc((size_t)nw, sizeof *pfd);
+    int *who = calloc((size_t)nw, sizeof *who);
+    void (*sigpipe)(int) = signal(SIGPIPE, SIG_IGN);
+    if (!ws || !pfd || !who) {
+        status = H_INTERNAL;
+        nw = 0;
     }
     fflush(stdout);
     fflush(stderr);
-    for (int w = 0; w < nw; w++) {
-        int jp[2];
-        if (pipe(jp)) {
+    for (int w = 0; w < nw; w++)
+        if (spawn(ws, w, files, jobs, o, dbpath, run_id)) {
             status = H_INTERNAL;
             nw = w;
             break;
         }
-        pid[w] = fork();
-        if (pid[w] == 0) {
-            close(jp[1]);
-            close(res[0]);
-            for (int k = 0; k < w; k++)
-                close(to[k]);
-            worker(jp[0], res[1], w, files, jobs, o, dbpath, run_id);
-        }
-        close(jp[0]);
-        to[w] = jp[1];
-    }
-    close(res[1]);
-    for (int w = 0; w < nw && next < n; w++, next++) {
-        int32_t j = next;
-        if (write(to[w], &j, sizeof j) != (ssize_t)sizeof j)
-            status = H_INTERNAL;
-    }
-    while (got < next) {
-        Result r;
-        ssize_t k = read(res[0], &r, sizeof r);
-        if (k != (ssize_t)sizeof r) {
-            if (k < 0 && errno == EINTR)
+    for (int w = 0; w < nw && next < n && status == H_OK; w++, busy++)
+        dispatch(&ws[w], next++);
+    while (busy) {
+        int k = 0;
+        for (int w = 0; w < nw; w++)
+            if (ws[w].job >= 0) {
+                pfd[k].fd = ws[w].from;
+                pfd[k].events = POLLIN;
+                who[k++] = w;
+            }
+        if (poll(pfd, (nfds_t)k, -1) < 0) {
+            if (errno == EINTR)
                 continue;
-            status = H_INTERNAL;        /* a worker died */
+            status = H_INTERNAL;
             break;
         }
-        got++;
-        if (r.rc)
-            status = r.rc;
-        account(pg, &files[jobs[r.job].file], o->models[jobs[r.job].model],
-                r.passed && !r.rc);
-        if (next < n) {
-            int32_t j = next++;
-            if (write(to[r.worker], &j, sizeof j) != (ssize_t)sizeof j)
+        for (int i = 0; i < k; i++) {
+            Worker *wk = &ws[who[i]];
+            Result r;
+            ssize_t got;
+            if (!pfd[i].revents)
+                continue;
+            got = read(wk->from, &r, sizeof r);
+            if (got < 0 && errno == EINTR)
+                continue;
+            busy--;
+            if (got != (ssize_t)sizeof r) {
+                died(wk, files, jobs, o);
                 status = H_INTERNAL;
+                continue;
+            }
+            wk->job = -1;
+            if (r.rc)
+                status = r.rc;
+            account(pg, &files[jobs[r.job].file], o->models[jobs[r.job].model],
+                    r.passed && !r.rc);
+            if (next < n && status != H_INTERNAL) {
+                dispatch(wk, next++);
+                busy++;
+            }
         }
     }
-    for (int w = 0; w < nw; w++)
-        close(to[w]);
-    close(res[0]);
     for (int w = 0; w < nw; w++) {
-        int ws;
-        if (waitpid(pid[w], &ws, 0) > 0 &&
-            (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0))
+        int st;
+        if (ws[w].to >= 0)
+            close(ws[w].to);
+        close(ws[w].from);
+        if (ws[w].pid > 0 && waitpid(ws[w].pid, &st, 0) > 0 &&
+            (!WIFEXITED(st) || WEXITSTATUS(st) != 0))
             status = H_INTERNAL;
     }
-    free(to);
-    free(pid);
+    signal(SIGPIPE, sigpipe);
+    free(ws);
+    free(pfd);
+    free(who);
     return status;
 }
 
-static int ensure_dir_of(const char *path)
+/* The default results/ is created on first use; err says why not. */
+static int ensure_dir_of(const char *path, char *err, size_t len)
 {
     char dir[4096], *slash;
     snprintf(dir, sizeof dir, "%s", path);
@@ -225,8 +324,11 @@ static int ensure_dir_of(const char *path)
     if (!slash || slash == dir)
         return 0;
     *slash = 0;
-    if (mkdir(dir, 0777) && errno != EEXIST)
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        snprintf(err, len, "%.400s: cannot create directory: %s", dir,
+                 strerror(errno));
         return -1;
+    }
     return 0;
 }
 
@@ -244,6 +346,11 @@ int h_cmd_suite(int argc, char **argv)
     const char *dbpath;
     Progress pg;
     int r = h_opts_parse(argc, argv, &o, HO_SUITE | HO_RUN | HO_DEFINE, "suite");
+    if (!r && o.json) {
+        fprintf(stderr, "gpmc suite: error: --json is an option of gpmc run "
+                "(the suite writes to its database)\n");
+        r = H_USAGE;
+    }
     if (r || o.help || !o.nfiles) {
         if (!r && !o.help)
             fprintf(stderr, "gpmc suite: error: no input directory or file\n");
@@ -256,6 +363,7 @@ int h_cmd_suite(int argc, char **argv)
         if (stat(o.files[i], &st)) {
             fprintf(stderr, "gpmc suite: error: %s: %s\n", o.files[i],
                     strerror(errno));
+            free_paths(&ps);
             h_opts_free(&o);
             return H_USAGE;
         }
@@ -268,27 +376,29 @@ int h_cmd_suite(int argc, char **argv)
         }
     }
     dbpath = o.db ? o.db : "results/gpmc.db";
-    files = calloc((size_t)ps.n + 1, sizeof *files);
-    bad = calloc((size_t)ps.n + 1, 1);
-    jobs = calloc((size_t)ps.n * LIT_NMODELS + 1, sizeof *jobs);
-    memset(&pg, 0, sizeof pg);
-    pg.tty = isatty(1);
-    pg.t0 = now();
-    if (ensure_dir_of(dbpath) ||
+    if (ensure_dir_of(dbpath, err, sizeof err) ||
         res_open(dbpath, RES_READWRITE, &db, err, sizeof err)) {
-        fprintf(stderr, "gpmc suite: error: %s\n",
-                errno ? strerror(errno) : err);
+        fprintf(stderr, "gpmc suite: error: %s\n", err);
+        free_paths(&ps);
         h_opts_free(&o);
         return H_USAGE;
     }
+    memset(&pg, 0, sizeof pg);
+    pg.tty = isatty(1);
+    pg.t0 = now();
     args = h_argv_string("suite", argc, argv);
     if (res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION, &run_id)) {
         fprintf(stderr, "gpmc suite: error: %s\n", res_errmsg(db));
         res_close(db);
+        free(args);
+        free_paths(&ps);
         h_opts_free(&o);
         return H_INTERNAL;
     }
     free(args);
+    files = calloc((size_t)ps.n + 1, sizeof *files);
+    bad = calloc((size_t)ps.n + 1, 1);
+    jobs = calloc((size_t)ps.n * LIT_NMODELS + 1, sizeof *jobs);
     for (int f = 0; f < ps.n; f++)
         if (h_file_load(ps.v[f], &o, &files[f]))
             bad[f] = 1;
@@ -356,17 +466,13 @@ int h_cmd_suite(int argc, char **argv)
     if (pg.tty)
         printf("\n");
     printf("%d passed, %d failed\n", pg.passed, pg.failed);
-    for (int f = 0; f < ps.n; f++) {
+    for (int f = 0; f < ps.n; f++)
         if (!bad[f])
             h_file_free(&files[f]);
-        free(ps.v[f]);
-    }
-    free(ps.v);
+    free_paths(&ps);
     free(files);
     free(bad);
     free(jobs);
     h_opts_free(&o);
-    if (status == H_OK && pg.failed)
-        status = H_FAIL;
-    return status == H_USAGE && pg.failed ? H_FAIL : status;
+    return status == H_OK && pg.failed ? H_FAIL : status;
 }

@@ -24,7 +24,8 @@ typedef struct {
 } HCommand;
 
 /* h_opts.c: options shared by run, suite and time. */
-enum { HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4 };
+/* HO_PARSE: `parse`, which takes -D and --config but no --model/--db. */
+enum { HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8 };
 
 typedef struct {
     int models[LIT_NMODELS], nmodels;
@@ -43,6 +44,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                  const char *cmd);
 void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
+int h_parse_int(const char *s, int64_t *v);
 void h_lit_options(const HOpts *o, LitOptions *lo);
 
 /* h_print.c: herd-style and JSON reports of one check. */
