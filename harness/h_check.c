@@ -143,16 +143,58 @@ static const char *vtext(int v)
     return v < 0 ? NULL : v ? "Ok" : "No";
 }
 
-static int store(const HFile *f, const HOpts *o, const ChkReport *r,
-                 ResDb *db, int64_t run_id)
+/* What names a check row: the test, the model and the config. */
+static void check_base(const HFile *f, const HOpts *o, int model,
+                       ResCheck *c, char *config, size_t clen, char *params,
+                       size_t plen)
 {
-    const LitProgram *p = f->p;
+    h_config_string(f->p, o, config, clen);
+    params_string(f->p, params, plen);
+    memset(c, 0, sizeof *c);
+    c->test.name = f->p->name;
+    c->test.path = f->path;
+    c->test.sha256 = f->sha256;
+    c->test.source = f->source;
+    c->test.params = params;
+    c->model = lit_model_names[model];
+    c->config = config;
+    c->cycles = -1;
+    c->nvm_writes = -1;
+}
+
+static void fill_costs(ResCheck *c, const MdlCosts *costs, ResCost *cost)
+{
+    if (costs->status != MDL_TIME_OK)
+        return;
+    c->cycles = costs->cycles;
+    c->nvm_writes = costs->nvm_writes;
+    for (int k = 0; k < MDL_NCOSTS; k++) {
+        cost[k].metric = mdl_cost_names[k];
+        cost[k].value = (double)mdl_cost_value(costs, k);
+    }
+    c->ncosts = MDL_NCOSTS;
+    c->costs = cost;
+}
+
+static int write_check(ResDb *db, int64_t run_id, const HFile *f,
+                       const ResCheck *c)
+{
+    int64_t check_id;
+    if (!res_write_check(db, run_id, c, &check_id))
+        return H_OK;
+    fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
+    return H_INTERNAL;
+}
+
+static int store(const HFile *f, const HOpts *o, const ChkReport *r,
+                 const MdlCosts *costs, ResDb *db, int64_t run_id)
+{
     char config[2048], params[1024];
     ResCheck c;
     ResResult *res = calloc((size_t)r->nresults + 1, sizeof *res);
     ResOutcome *out = calloc((size_t)r->noutcomes + 1, sizeof *out);
     ResViolation *vio = calloc((size_t)r->nviolations + 1, sizeof *vio);
-    int64_t check_id;
+    ResCost cost[MDL_NCOSTS];
     int rc;
     if (!res || !out || !vio) {
         free(res);
@@ -161,16 +203,8 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
         fprintf(stderr, "gpmc: error: out of memory\n");
         return H_INTERNAL;
     }
-    h_config_string(p, o, config, sizeof config);
-    params_string(p, params, sizeof params);
-    memset(&c, 0, sizeof c);
-    c.test.name = p->name;
-    c.test.path = f->path;
-    c.test.sha256 = f->sha256;
-    c.test.source = f->source;
-    c.test.params = params;
-    c.model = lit_model_names[r->model];
-    c.config = config;
+    check_base(f, o, r->model, &c, config, sizeof config, params,
+               sizeof params);
     c.status = chk_status_names[r->status];
     c.error = r->reason;
     c.states = r->states;
@@ -180,8 +214,7 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
     c.recoveries = r->recoveries;
     c.elapsed_ms = (int64_t)(r->elapsed_ms + 0.5);
     c.peak_kb = r->peak_kb;
-    c.cycles = -1;
-    c.nvm_writes = -1;
+    fill_costs(&c, costs, cost);
     for (int i = 0; i < r->nresults; i++) {
         const ChkResult *x = &r->results[i];
         res[i].cond_index = x->cond_index;
@@ -213,13 +246,32 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
     c.outcomes = out;
     c.nviolations = r->nviolations;
     c.violations = vio;
-    rc = res_write_check(db, run_id, &c, &check_id);
-    if (rc)
-        fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
+    rc = write_check(db, run_id, f, &c);
     free(res);
     free(out);
     free(vio);
-    return rc ? H_INTERNAL : H_OK;
+    return rc;
+}
+
+/* `gpmc time --db`: a check row that holds only the timed run's costs.
+   Its config ends in `;time_only=1`, so it never stands for (or hides) an
+   explored check of the same test, model and config. */
+int h_store_costs(const HFile *f, const HOpts *o, int model,
+                  const MdlCosts *costs, ResDb *db, int64_t run_id)
+{
+    char config[2048], params[1024];
+    size_t n;
+    ResCheck c;
+    ResCost cost[MDL_NCOSTS];
+    check_base(f, o, model, &c, config, sizeof config - 16, params,
+               sizeof params);
+    n = strlen(config);
+    snprintf(config + n, sizeof config - n, ";time_only=1");
+    c.status = costs->status == MDL_TIME_OK ? "done"
+               : costs->status == MDL_TIME_LIMIT ? "incomplete" : "error";
+    c.error = costs->status == MDL_TIME_OK ? NULL : costs->error;
+    fill_costs(&c, costs, cost);
+    return write_check(db, run_id, f, &c);
 }
 
 int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
@@ -227,6 +279,7 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
 {
     ChkOptions co = o->chk;
     ChkReport *r;
+    MdlCosts costs;
     char err[256];
     int rc = H_OK;
     co.model = model;
@@ -234,17 +287,22 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
         fprintf(stderr, "gpmc: internal error: %s: %s\n", f->path, err);
         return H_INTERNAL;
     }
+    if (mdl_time(f->p, model, H_CHECK_TIME_STEPS, &costs, err, sizeof err)) {
+        memset(&costs, 0, sizeof costs);
+        costs.status = MDL_TIME_ERROR;
+        snprintf(costs.error, sizeof costs.error, "%.150s", err);
+    }
     if (out && r->notes && *r->notes)
         fputs(r->notes, stderr);
     if (out) {
         if (o->json)
-            h_print_json(out, f->p, r);
+            h_print_json(out, f->p, r, &costs);
         else
-            h_print_report(out, f->p, r);
+            h_print_report(out, f->p, r, &costs);
     }
     *passed = h_report_passes(f->p, r);
     if (db)
-        rc = store(f, o, r, db, run_id);
+        rc = store(f, o, r, &costs, db, run_id);
     chk_report_free(r);
     return rc;
 }

@@ -46,7 +46,8 @@ static void witness_block(FILE *f, const ChkViolation *v)
     }
 }
 
-void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r)
+void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
+                    const MdlCosts *costs)
 {
     const char *model = lit_model_names[r->model];
     fprintf(f, "Test %s %s\n", p->name, model);
@@ -105,6 +106,12 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r)
             (long long)r->states, (long long)r->transitions,
             (long long)r->crash_points, (long long)r->crash_images,
             (long long)r->recoveries, (long long)r->peak_kb);
+    if (costs && costs->status == MDL_TIME_OK)
+        fprintf(f, "Cost %s %s cycles %lld nvm-writes %lld nvm-bytes %lld\n",
+                p->name, model, (long long)costs->cycles,
+                (long long)costs->nvm_writes, (long long)costs->nvm_bytes);
+    else if (costs)
+        fprintf(f, "Cost %s %s - (%s)\n", p->name, model, costs->error);
     fprintf(f, "Time %s %s %.2f\n\n", p->name, model, r->elapsed_ms / 1000.0);
 }
 
@@ -124,7 +131,8 @@ static void jstr(FILE *f, const char *s)
     fputc('"', f);
 }
 
-void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r)
+void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
+                  const MdlCosts *costs)
 {
     fprintf(f, "{\"test\":");
     jstr(f, p->name);
@@ -184,8 +192,19 @@ void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r)
     }
     fprintf(f, "],\"stats\":{\"states\":%lld,\"transitions\":%lld,"
             "\"crash_points\":%lld,\"crash_images\":%lld,\"recoveries\":%lld,"
-            "\"elapsed_ms\":%.3f,\"peak_kb\":%lld}}",
+            "\"elapsed_ms\":%.3f,\"peak_kb\":%lld}",
             (long long)r->states, (long long)r->transitions,
             (long long)r->crash_points, (long long)r->crash_images,
             (long long)r->recoveries, r->elapsed_ms, (long long)r->peak_kb);
+    fprintf(f, ",\"costs\":");
+    if (costs && costs->status == MDL_TIME_OK) {
+        fputc('{', f);
+        for (int k = 0; k < MDL_NCOSTS; k++)
+            fprintf(f, "%s\"%s\":%lld", k ? "," : "", mdl_cost_names[k],
+                    (long long)mdl_cost_value(costs, k));
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputc('}', f);
 }

@@ -77,12 +77,33 @@ static void free_rows(Row *rows, int n)
     free(rows);
 }
 
+static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
+                   int64_t *run_id)
+{
+    char err[512], *args = h_argv_string("time", argc, argv);
+    int rc = H_OK;
+    if (res_open(o->db, RES_READWRITE, db, err, sizeof err)) {
+        fprintf(stderr, "gpmc time: error: %s\n", err);
+        *db = NULL;
+        rc = H_USAGE;
+    } else if (res_run_begin(*db, args ? args : "gpmc time", GPMC_VERSION,
+                             run_id)) {
+        fprintf(stderr, "gpmc time: error: %s\n", res_errmsg(*db));
+        res_close(*db);
+        *db = NULL;
+        rc = H_USAGE;
+    }
+    free(args);
+    return rc;
+}
+
 int h_cmd_time(int argc, char **argv)
 {
     HOpts o;
-    LitOptions lo;
     Row *rows;
     int nrows = 0, status = H_OK;
+    ResDb *db = NULL;
+    int64_t run_id = 0;
     int r = h_opts_parse(argc, argv, &o, HO_DEFINE, "time");
     if (r || o.help || !o.nfiles) {
         if (!r && !o.help)
@@ -91,52 +112,50 @@ int h_cmd_time(int argc, char **argv)
         h_opts_free(&o);
         return r ? r : o.help ? H_OK : H_USAGE;
     }
-    if (o.db)
-        fprintf(stderr, "gpmc time: note: --db is not wired yet; the costs "
-                        "are printed, not stored\n");
-    h_lit_options(&o, &lo);
     rows = calloc((size_t)o.nfiles * LIT_NMODELS, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "gpmc: internal error: out of memory\n");
         h_opts_free(&o);
         return H_INTERNAL;
     }
-    for (int i = 0; i < o.nfiles; i++) {
-        LitProgram *p = NULL;
-        LitDiag d;
-        lit_diag_init(&d);
-        if (lit_parse_file(o.files[i], &lo, &p, &d)) {
-            fputs(d.text ? d.text : "", stderr);
-            lit_diag_free(&d);
+    for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {
+        HFile f;
+        if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
             continue;
         }
-        lit_diag_free(&d);
+        if (o.db && !db && open_db(&o, argc, argv, &db, &run_id)) {
+            h_file_free(&f);
+            status = H_USAGE;
+            break;
+        }
         for (int k = 0; k < o.nmodels; k++) {
             Row *row = &rows[nrows];
             char err[256];
-            if (mdl_time(p, o.models[k], &row->c, err, sizeof err)) {
+            if (mdl_time(f.p, o.models[k], 0, &row->c, err, sizeof err)) {
                 fprintf(stderr, "gpmc: internal error: %s: %s\n",
                         o.files[i], err);
-                lit_program_free(p);
-                free_rows(rows, nrows);
-                h_opts_free(&o);
-                return H_INTERNAL;
+                status = H_INTERNAL;
+                break;
             }
-            row->name = strdup(p->name);
+            row->name = strdup(f.p->name);
             row->model = o.models[k];
             if (!row->name) {
                 fprintf(stderr, "gpmc: internal error: out of memory\n");
-                lit_program_free(p);
-                free_rows(rows, nrows);
-                h_opts_free(&o);
-                return H_INTERNAL;
+                status = H_INTERNAL;
+                break;
             }
             nrows++;
+            if (db && h_store_costs(&f, &o, o.models[k], &row->c, db, run_id))
+                status = H_INTERNAL;
             if (row->c.status != MDL_TIME_OK && status == H_OK)
                 status = H_FAIL;
         }
-        lit_program_free(p);
+        h_file_free(&f);
+    }
+    if (db) {
+        res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
+        res_close(db);
     }
     if (nrows)
         print_table(rows, nrows);

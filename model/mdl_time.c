@@ -353,9 +353,9 @@ static void run(Tm *t)
         }
         if (!t->done)
             maybe_join(t);
-        if (t->steps > TM_MAX_STEPS)
-            tm_error(t, MDL_TIME_LIMIT, "limit: more than %d thread steps "
-                     "(a loop that never ends?)", TM_MAX_STEPS);
+        if (t->steps > t->max_steps)
+            tm_error(t, MDL_TIME_LIMIT, "limit: more than %lld thread steps "
+                     "(a loop that never ends?)", (long long)t->max_steps);
     }
     if (!t->done && t->out->status == MDL_TIME_OK)
         stuck(t);
@@ -380,8 +380,8 @@ static int guarded(Tm *t, char *err, size_t errlen)
     return 0;
 }
 
-int mdl_time(const LitProgram *p, int model, MdlCosts *out, char *err,
-             size_t errlen)
+int mdl_time(const LitProgram *p, int model, int64_t max_steps,
+             MdlCosts *out, char *err, size_t errlen)
 {
     Tm *t;
     int rc;
@@ -398,6 +398,7 @@ int mdl_time(const LitProgram *p, int model, MdlCosts *out, char *err,
     }
     t->p = p;
     t->kind = model;
+    t->max_steps = max_steps > 0 ? max_steps : MDL_TIME_MAX_STEPS;
     t->out = out;
     t->m = mdl_new(p, LIT_STRICT, 0, err, errlen);
     rc = !t->m || guarded(t, err, errlen);

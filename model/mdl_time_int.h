@@ -41,7 +41,6 @@ enum {
     TM_MC_LAT = 12,         /* mem cycles: controller front end */
     TM_STARVE = 64          /* warp issues a ready thread may be passed */
 };
-#define TM_MAX_STEPS 20000000   /* thread steps of one timed run */
 
 enum { EV_WARP, EV_REQ, EV_WPQ };
 
@@ -259,7 +258,7 @@ typedef struct Tm {
     int32_t stampv;
     int32_t *lines;                     /* scratch */
     int32_t nlines, caplines;
-    int64_t steps;
+    int64_t steps, max_steps;
     MdlCosts *out;
 } Tm;
 

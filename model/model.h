@@ -210,8 +210,10 @@ int64_t mdl_cost_value(const MdlCosts *c, int metric);
 
 /* 0 with *out filled (a runtime error of the program or the step bound
    ends the run with out->status set, never a failure); nonzero when gpmc
-   itself cannot run it (unknown model, out of memory), message in err. */
-int mdl_time(const LitProgram *p, int model, MdlCosts *out, char *err,
-             size_t errlen);
+   itself cannot run it (unknown model, out of memory), message in err.
+   max_steps bounds the thread steps of the run (0: MDL_TIME_MAX_STEPS). */
+#define MDL_TIME_MAX_STEPS 20000000
+int mdl_time(const LitProgram *p, int model, int64_t max_steps,
+             MdlCosts *out, char *err, size_t errlen);
 
 #endif

@@ -26,7 +26,7 @@ static MdlCosts timed(const char *text, int model)
     LitProgram *p = cu_parse(text);
     MdlCosts c;
     char err[256];
-    assert_int_equal(mdl_time(p, model, &c, err, sizeof err), 0);
+    assert_int_equal(mdl_time(p, model, 0, &c, err, sizeof err), 0);
     lit_program_free(p);
     return c;
 }
@@ -313,7 +313,7 @@ static void test_errors(void **state)
                         "CTA 0 of k: thread 0 waits at bar.sync, thread 1 at "
                         "grid.sync");
     p = cu_parse(lone);
-    assert_int_not_equal(mdl_time(p, LIT_NMODELS, &c, err, sizeof err), 0);
+    assert_int_not_equal(mdl_time(p, LIT_NMODELS, 0, &c, err, sizeof err), 0);
     assert_string_equal(err, "unknown model 6");
     lit_program_free(p);
 }
@@ -360,6 +360,22 @@ static void test_deterministic(void **state)
     }
 }
 
+/* A loop that never ends stops at the step bound with MDL_TIME_LIMIT:
+   the thread's 100th step is the last one allowed. */
+static void test_step_limit(void **state)
+{
+    LitProgram *p = cu_parse("test spin\npm f = 0\nkernel k grid 1 block 1 {\n"
+                             "L:\n  ld r0, f\n  beq r0, 0, L\n}\n");
+    MdlCosts c;
+    char err[256];
+    (void)state;
+    assert_int_equal(mdl_time(p, LIT_EPOCH, 100, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, MDL_TIME_LIMIT);
+    assert_string_equal(c.error, "limit: more than 100 thread steps (a loop "
+                                 "that never ends?)");
+    lit_program_free(p);
+}
+
 static void test_metric_names(void **state)
 {
     MdlCosts c;
@@ -392,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_more_stores_more_cycles),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_step_limit),
         cmocka_unit_test(test_metric_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpmc time: the table (exact, for a lone store whose costs are derived in
-# tests/test_mdl_time.c), -D and --config, the --db note, runtime errors
+# tests/test_mdl_time.c), -D and --config, --db rows, runtime errors
 # (exit 1, an error line), input errors (file:line:col, exit 2), usage.
 set -eu
 : "${GPMC:?set GPMC to the gpmc binary}"
@@ -46,11 +46,21 @@ awk 'NR == 2 { exit !($2 == "hw" && $12 == 3 && $8 == 3) }' "$tmp/out" ||
 awk 'NR == 2 { exit !($9 == 64) }' "$tmp/out" ||
     fail "--config line_bytes=64 not applied: $(cat "$tmp/out")"
 
-# --db: a note, the table all the same.
-"$GPMC" time "$tmp/lone.litmus" --model hw --db "$tmp/x.db" > "$tmp/out" 2> "$tmp/err"
-grep -q '^gpmc time: note: --db is not wired yet' "$tmp/err" || fail "no --db note"
-[ "$(wc -l < "$tmp/out")" -eq 2 ] || fail "--db changed the output"
-[ ! -e "$tmp/x.db" ] || fail "--db created a database"
+# --db: the same table, and one time-only check row per model with the
+# run's cycles, NVM writes and every cost metric.
+"$GPMC" time "$tmp/lone.litmus" --model hw,strict --db "$tmp/x.db" > "$tmp/out" 2> "$tmp/err"
+[ "$(wc -l < "$tmp/out")" -eq 3 ] || fail "--db changed the output"
+[ ! -s "$tmp/err" ] || fail "--db wrote to stderr"
+"$GPMC" query --db "$tmp/x.db" --csv "SELECT model, status, cycles, nvm_writes,
+  substr(config, -12) AS tail,
+  (SELECT count(*) FROM costs k WHERE k.check_id = c.check_id) AS ncosts,
+  (SELECT count(*) FROM results r WHERE r.check_id = c.check_id) AS nresults
+  FROM checks c ORDER BY model" > "$tmp/rows"
+# the numbers the table printed (columns: test model cycles ... nvm_writes)
+awk 'NR > 1 { printf "%s,done,%s,%s,;time_only=1,11,0\n", $2, $3, $8 }' "$tmp/out" |
+  sort > "$tmp/want.body"
+{ echo "model,status,cycles,nvm_writes,tail,ncosts,nresults"; cat "$tmp/want.body"; } > "$tmp/want"
+cmp -s "$tmp/rows" "$tmp/want" || { diff "$tmp/want" "$tmp/rows"; fail "--db rows"; }
 
 # A runtime error: the row, an error line under it, exit 1.
 cat > "$tmp/err.litmus" <<'LIT'
