@@ -107,18 +107,18 @@ static int primary(LitParser *P, int64_t *v)
     if (lit_lex_register(&t, &reg) == 0)
         lit_parse_syntax(P, t.pos, "register '%.*s' not allowed in a constant "
                          "expression", t.len, t.text);
-    lit_parse_advance(P);
     int i = lit_parse_find_param(P, t.text, (size_t)t.len);
     if (i >= 0) {
+        lit_parse_advance(P);
         *v = P->params[i].p.value;
         return P->params[i].bad ? LIT_BAD : LIT_OK;
     }
+    /* The name may be a misplaced keyword (`grid block 1`): end the
+       statement rather than misread what follows. */
     if (lit_parse_find_loc(P, t.text, (size_t)t.len) >= 0)
-        lit_parse_error(P, t.pos, "'%.*s' is a location, not a param", t.len,
-                        t.text);
-    else
-        lit_parse_error(P, t.pos, "undefined param '%.*s'", t.len, t.text);
-    return LIT_BAD;
+        lit_parse_syntax(P, t.pos, "'%.*s' is a location, not a param", t.len,
+                         t.text);
+    lit_parse_syntax(P, t.pos, "undefined param '%.*s'", t.len, t.text);
 }
 
 /* unary := '-' unary | primary */

@@ -1,16 +1,46 @@
 /* lit_cond: the conditions of `check` statements, typed as they are read
-   (a value or a condition) and checked against the phase. */
+   (a value or a condition) and checked against the phase. Their semantic
+   errors wait for the closing ')': after a syntax error the tree is
+   half-built and its type errors would be noise. */
+#include <stdio.h>
 #include <string.h>
 
 #include "litmus/litmus_int.h"
+
+typedef struct {
+    LitPos pos;
+    const char *msg;
+} Pending;
+
+typedef struct {
+    LitParser *P;
+    int phase;
+    Pending *errs;
+    int32_t nerrs, caperrs;
+} Ctx;
+
+static void defer(Ctx *C, LitPos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void defer(Ctx *C, LitPos pos, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    Pending *e = LIT_PUSH(C->P, C->errs, C->nerrs, C->caperrs);
+    e->pos = pos;
+    e->msg = lit_parse_strndup(C->P, buf, strlen(buf));
+}
 
 /* A bare location name is read with index BARE until its use is known:
    a value (scalar: index 0; array: an error) or the left of `== {…}`. */
 enum { BARE = -1 };
 
-static LitCond *node(LitParser *P, int kind, LitPos pos)
+static LitCond *node(Ctx *C, int kind, LitPos pos)
 {
-    LitCond *c = lit_parse_alloc(P, sizeof *c);
+    LitCond *c = lit_parse_alloc(C->P, sizeof *c);
     c->kind = (uint8_t)kind;
     c->pos = pos;
     return c;
@@ -21,44 +51,44 @@ static int is_cond(const LitCond *c)
     return c->kind >= LIT_C_EQ;
 }
 
-static void need_value(LitParser *P, LitCond *c)
+static void need_value(Ctx *C, LitCond *c)
 {
     if (is_cond(c)) {
-        lit_parse_error(P, c->pos, "expected a value, found a condition");
+        defer(C, c->pos, "expected a value, found a condition");
     } else if (c->kind == LIT_C_LOC && c->index == BARE) {
-        const LitLoc *l = &P->locs[c->loc].l;
-        if (l->is_array)
-            lit_parse_error(P, c->pos, "array '%s' used as a scalar (write "
+        const LitLoc *l = &C->P->locs[c->loc].l;
+        if (l->is_array && !C->P->locs[c->loc].bad)
+            defer(C, c->pos, "array '%s' used as a scalar (write "
                             "%s[K] or %s == {...})", l->name, l->name,
                             l->name);
         c->index = 0;
     }
 }
 
-static void need_cond(LitParser *P, LitCond *c)
+static void need_cond(Ctx *C, LitCond *c)
 {
     if (is_cond(c))
         return;
     int array = c->kind == LIT_C_LOC && c->index == BARE &&
-                P->locs[c->loc].l.is_array;
-    need_value(P, c);
+                (C->P->locs[c->loc].l.is_array || C->P->locs[c->loc].bad);
+    need_value(C, c);
     if (!array)
-        lit_parse_error(P, c->pos, "expected a condition, found a value");
+        defer(C, c->pos, "expected a condition, found a value");
 }
 
-static LitCond *binary(LitParser *P, int kind, LitCond *l, LitCond *r)
+static LitCond *binary(Ctx *C, int kind, LitCond *l, LitCond *r)
 {
-    LitCond *c = node(P, kind, l->pos);
+    LitCond *c = node(C, kind, l->pos);
     c->l = l;
     c->r = r;
     return c;
 }
 
 /* Arithmetic on two values; constants fold (wraparound, never fails). */
-static LitCond *arith(LitParser *P, int kind, LitCond *l, LitCond *r)
+static LitCond *arith(Ctx *C, int kind, LitCond *l, LitCond *r)
 {
-    need_value(P, l);
-    need_value(P, r);
+    need_value(C, l);
+    need_value(C, r);
     if (l->kind == LIT_C_INT && r->kind == LIT_C_INT) {
         static const int ops[] = {[LIT_C_ADD] = LIT_ADD, [LIT_C_SUB] = LIT_SUB,
                                   [LIT_C_MUL] = LIT_MUL};
@@ -66,40 +96,42 @@ static LitCond *arith(LitParser *P, int kind, LitCond *l, LitCond *r)
         lit_arith(ops[kind], l->val, r->val, &l->val, &why);
         return l;
     }
-    return binary(P, kind, l, r);
+    return binary(C, kind, l, r);
 }
 
-static LitCond *cond(LitParser *P, int phase);
+static LitCond *cond(Ctx *C);
 
 /* G:rN — G was read, ':' is current */
-static LitCond *reg_term(LitParser *P, int phase, const LitToken *g)
+static LitCond *reg_term(Ctx *C, const LitToken *g)
 {
+    LitParser *P = C->P;
     lit_parse_advance(P);
     LitToken t = P->tok;
     int64_t n;
     if (lit_lex_register(&t, &n))
         lit_parse_expected(P, "a register after ':'");
     lit_parse_advance(P);
-    LitCond *c = node(P, LIT_C_REG, g->pos);
+    LitCond *c = node(C, LIT_C_REG, g->pos);
     c->gtid = g->ival > INT32_MAX ? INT32_MAX : g->ival < 0 ? -1
                                                             : (int32_t)g->ival;
     if (n >= LIT_NREGS)
-        lit_parse_error(P, t.pos, "register '%.*s' out of range (r0..r31)",
+        defer(C, t.pos, "register '%.*s' out of range (r0..r31)",
                         t.len, t.text);
     else
         c->reg = (uint8_t)n;
-    if (phase != LIT_FINAL)
-        lit_parse_error(P, g->pos, "register terms are allowed only in "
+    if (C->phase != LIT_FINAL)
+        defer(C, g->pos, "register terms are allowed only in "
                         "'final' conditions");
     return c;
 }
 
 /* NAME ['[' expr ']'] — the name is current */
-static LitCond *name_term(LitParser *P, int phase)
+static LitCond *name_term(Ctx *C)
 {
+    LitParser *P = C->P;
     LitToken t = P->tok;
     lit_parse_advance(P);
-    LitCond *c = node(P, LIT_C_INT, t.pos);
+    LitCond *c = node(C, LIT_C_INT, t.pos);
     int64_t k = 0;
     int indexed = P->tok.kind == LT_LBRACK, kst = LIT_OK;
     if (indexed) {
@@ -114,28 +146,28 @@ static LitCond *name_term(LitParser *P, int phase)
         if (p >= 0 && !indexed)
             c->val = P->params[p].p.value;
         else if (p >= 0)
-            lit_parse_error(P, t.pos, "'%.*s' is a param, not a location",
+            defer(C, t.pos, "'%.*s' is a param, not a location",
                             t.len, t.text);
         else if (lit_lex_register(&t, &reg) == 0)
-            lit_parse_error(P, t.pos, "a register in a condition is written "
+            defer(C, t.pos, "a register in a condition is written "
                             "G:%.*s (thread G)", t.len, t.text);
         else
-            lit_parse_error(P, t.pos, "undefined name '%.*s'", t.len, t.text);
+            defer(C, t.pos, "undefined name '%.*s'", t.len, t.text);
         return c;
     }
     const LitLocX *x = &P->locs[i];
     if (x->l.space == LIT_SHARED)
-        lit_parse_error(P, t.pos, "conditions may not name shared location "
+        defer(C, t.pos, "conditions may not name shared location "
                         "'%s'", x->l.name);
-    else if (phase == LIT_CRASH && x->l.space != LIT_PM)
-        lit_parse_error(P, t.pos, "crash conditions may name only pm "
+    else if (C->phase == LIT_CRASH && x->l.space != LIT_PM)
+        defer(C, t.pos, "crash conditions may name only pm "
                         "locations; '%s' is dram", x->l.name);
     c->kind = LIT_C_LOC;
     c->loc = i;
     c->index = indexed ? 0 : BARE;
     if (indexed && kst == LIT_OK && !x->bad) {
         if (k < 0 || k >= x->l.size)
-            lit_parse_error(P, t.pos, "index %lld out of range for '%s' "
+            defer(C, t.pos, "index %lld out of range for '%s' "
                             "(size %d)", (long long)k, x->l.name, x->l.size);
         else
             c->index = (int32_t)k;
@@ -144,23 +176,24 @@ static LitCond *name_term(LitParser *P, int phase)
 }
 
 /* primary := INT [':' REG] | NAME ['[' expr ']'] | '(' cond ')' */
-static LitCond *primary(LitParser *P, int phase)
+static LitCond *primary(Ctx *C)
 {
+    LitParser *P = C->P;
     LitToken t = P->tok;
     switch (t.kind) {
     case LT_INT: {
         lit_parse_advance(P);
         if (P->tok.kind == LT_COLON)
-            return reg_term(P, phase, &t);
-        LitCond *c = node(P, LIT_C_INT, t.pos);
+            return reg_term(C, &t);
+        LitCond *c = node(C, LIT_C_INT, t.pos);
         c->val = t.ival;
         return c;
     }
     case LT_IDENT:
-        return name_term(P, phase);
+        return name_term(C);
     case LT_LPAREN: {
         lit_parse_open(P);
-        LitCond *c = cond(P, phase);
+        LitCond *c = cond(C);
         lit_parse_close(P, LT_RPAREN, "')'");
         return c;
     }
@@ -170,37 +203,40 @@ static LitCond *primary(LitParser *P, int phase)
 }
 
 /* neg := '-' neg | primary */
-static LitCond *neg(LitParser *P, int phase)
+static LitCond *neg(Ctx *C)
 {
+    LitParser *P = C->P;
     if (P->tok.kind != LT_MINUS)
-        return primary(P, phase);
+        return primary(C);
     LitPos at = P->tok.pos;
     lit_parse_advance(P);
-    LitCond *x = neg(P, phase);
-    need_value(P, x);
+    LitCond *x = neg(C);
+    need_value(C, x);
     if (x->kind == LIT_C_INT) {
         x->val = (int64_t)(0 - (uint64_t)x->val);
         x->pos = at;
         return x;
     }
-    LitCond *c = node(P, LIT_C_NEG, at);
+    LitCond *c = node(C, LIT_C_NEG, at);
     c->l = x;
     return c;
 }
 
 /* prod := neg { '*' neg } */
-static LitCond *prod(LitParser *P, int phase)
+static LitCond *prod(Ctx *C)
 {
-    LitCond *l = neg(P, phase);
+    LitParser *P = C->P;
+    LitCond *l = neg(C);
     while (lit_parse_accept(P, LT_STAR))
-        l = arith(P, LIT_C_MUL, l, neg(P, phase));
+        l = arith(C, LIT_C_MUL, l, neg(C));
     return l;
 }
 
 /* sum := prod { ('+' | '-') prod } */
-static LitCond *sum(LitParser *P, int phase)
+static LitCond *sum(Ctx *C)
 {
-    LitCond *l = prod(P, phase);
+    LitParser *P = C->P;
+    LitCond *l = prod(C);
     for (;;) {
         int kind = P->tok.kind == LT_PLUS    ? LIT_C_ADD
                    : P->tok.kind == LT_MINUS ? LIT_C_SUB
@@ -208,13 +244,14 @@ static LitCond *sum(LitParser *P, int phase)
         if (kind < 0)
             return l;
         lit_parse_advance(P);
-        l = arith(P, kind, l, prod(P, phase));
+        l = arith(C, kind, l, prod(C));
     }
 }
 
 /* '{' expr { ',' expr } '}' after NAME == or NAME != — '{' is current */
-static LitCond *array_eq(LitParser *P, int kind, LitCond *l)
+static LitCond *array_eq(Ctx *C, int kind, LitCond *l)
 {
+    LitParser *P = C->P;
     LitPos at = P->tok.pos;
     lit_parse_open(P);
     int64_t *vals = NULL;
@@ -227,20 +264,20 @@ static LitCond *array_eq(LitParser *P, int kind, LitCond *l)
             break;
     }
     lit_parse_close(P, LT_RBRACE, "',' or '}'");
-    LitCond *c = node(P, kind, l->pos);
+    LitCond *c = node(C, kind, l->pos);
     c->loc = l->loc;
     c->n = n;
     c->vals = vals;
     if (l->kind != LIT_C_LOC || l->index != BARE) {
-        need_value(P, l);
-        lit_parse_error(P, at, "'{...}' must follow a bare array name");
+        need_value(C, l);
+        defer(C, at, "'{...}' must follow a bare array name");
         return c;
     }
     const LitLocX *x = &P->locs[l->loc];
     if (!x->l.is_array)
-        lit_parse_error(P, l->pos, "'%s' is not an array", x->l.name);
+        defer(C, l->pos, "'%s' is not an array", x->l.name);
     else if (!x->bad && n != x->l.size)
-        lit_parse_error(P, at, "'%s' has %d elements, list has %d",
+        defer(C, at, "'%s' has %d elements, list has %d",
                         x->l.name, x->l.size, n);
     return c;
 }
@@ -253,9 +290,10 @@ static const struct {
 };
 
 /* cmp := sum [ CMPOP sum | ('==' | '!=') '{' expr { ',' expr } '}' ] */
-static LitCond *cmp(LitParser *P, int phase)
+static LitCond *cmp(Ctx *C)
 {
-    LitCond *l = sum(P, phase);
+    LitParser *P = C->P;
+    LitCond *l = sum(C);
     int kind = -1;
     for (size_t i = 0; i < sizeof cmpops / sizeof cmpops[0]; i++)
         if (P->tok.kind == cmpops[i].tok)
@@ -264,63 +302,75 @@ static LitCond *cmp(LitParser *P, int phase)
         return l;
     lit_parse_advance(P);
     if (P->tok.kind == LT_LBRACE && (kind == LIT_C_EQ || kind == LIT_C_NE))
-        return array_eq(P, kind == LIT_C_EQ ? LIT_C_ARREQ : LIT_C_ARRNE, l);
-    LitCond *r = sum(P, phase);
-    need_value(P, l);
-    need_value(P, r);
-    return binary(P, kind, l, r);
+        return array_eq(C, kind == LIT_C_EQ ? LIT_C_ARREQ : LIT_C_ARRNE, l);
+    LitCond *r = sum(C);
+    need_value(C, l);
+    need_value(C, r);
+    return binary(C, kind, l, r);
 }
 
 /* not := '!' not | cmp */
-static LitCond *cond_not(LitParser *P, int phase)
+static LitCond *cond_not(Ctx *C)
 {
+    LitParser *P = C->P;
     if (P->tok.kind != LT_NOT)
-        return cmp(P, phase);
+        return cmp(C);
     LitPos at = P->tok.pos;
     lit_parse_advance(P);
-    LitCond *c = node(P, LIT_C_NOT, at);
-    c->l = cond_not(P, phase);
-    need_cond(P, c->l);
+    LitCond *c = node(C, LIT_C_NOT, at);
+    c->l = cond_not(C);
+    need_cond(C, c->l);
     return c;
 }
 
-static LitCond *logic(LitParser *P, int kind, LitCond *l, LitCond *r)
+static LitCond *logic(Ctx *C, int kind, LitCond *l, LitCond *r)
 {
-    need_cond(P, l);
-    need_cond(P, r);
-    return binary(P, kind, l, r);
+    need_cond(C, l);
+    need_cond(C, r);
+    return binary(C, kind, l, r);
 }
 
 /* and := not { '&&' not } */
-static LitCond *cond_and(LitParser *P, int phase)
+static LitCond *cond_and(Ctx *C)
 {
-    LitCond *l = cond_not(P, phase);
+    LitParser *P = C->P;
+    LitCond *l = cond_not(C);
     while (lit_parse_accept(P, LT_AND))
-        l = logic(P, LIT_C_AND, l, cond_not(P, phase));
+        l = logic(C, LIT_C_AND, l, cond_not(C));
     return l;
 }
 
 /* or := and { '||' and } */
-static LitCond *cond_or(LitParser *P, int phase)
+static LitCond *cond_or(Ctx *C)
 {
-    LitCond *l = cond_and(P, phase);
+    LitParser *P = C->P;
+    LitCond *l = cond_and(C);
     while (lit_parse_accept(P, LT_OR))
-        l = logic(P, LIT_C_OR, l, cond_and(P, phase));
+        l = logic(C, LIT_C_OR, l, cond_and(C));
     return l;
 }
 
 /* cond := or [ '->' cond ] */
-static LitCond *cond(LitParser *P, int phase)
+static LitCond *cond(Ctx *C)
 {
-    LitCond *l = cond_or(P, phase);
+    LitParser *P = C->P;
+    LitCond *l = cond_or(C);
     if (!lit_parse_accept(P, LT_IMP))
         return l;
-    return logic(P, LIT_C_IMP, l, cond(P, phase));
+    return logic(C, LIT_C_IMP, l, cond(C));
 }
 
+/* '(' cond ')' */
 LitCond *lit_cond_parse(LitParser *P, int phase)
 {
-    LitCond *c = cond(P, phase);
-    need_cond(P, c);
+    Ctx C = {P, phase, NULL, 0, 0};
+    if (P->tok.kind != LT_LPAREN)
+        lit_parse_expected(P, "'('");
+    lit_parse_open(P);
+    LitCond *c = cond(&C);
+    lit_parse_close(P, LT_RPAREN, "')'");
+    need_cond(&C, c);
+    for (int32_t i = 0; i < C.nerrs; i++)
+        lit_parse_error(P, C.errs[i].pos, "%s", C.errs[i].msg);
     return c;
 }

@@ -47,18 +47,28 @@ static void make(LitToken *t, int kind, const char *start, const char *end,
     t->pos = pos;
 }
 
-/* A lexical error; quote=1 appends the offending text to msg. */
+/* A lexical error; quote=1 appends the offending text to msg, control
+   bytes as \xNN so that a message stays one line. */
 static void fail(LitLexer *lx, LitToken *t, const char *start, const char *msg,
                  LitPos pos, int quote)
 {
     make(t, LT_ERROR, start, lx->p, pos);
-    int n = t->len > 40 ? 40 : t->len;
-    if (quote)
-        snprintf(lx->msg, sizeof lx->msg, "%s '%.*s%s'", msg, n, start,
-                 t->len > 40 ? "..." : "");
-    else
-        snprintf(lx->msg, sizeof lx->msg, "%s", msg);
     t->msg = lx->msg;
+    int n = snprintf(lx->msg, sizeof lx->msg, "%s", msg);
+    if (!quote)
+        return;
+    char text[4 * 40 + 1];
+    size_t k = 0;
+    for (int32_t i = 0; i < t->len && i < 40; i++) {
+        unsigned char c = (unsigned char)start[i];
+        if (c < 0x20 || c == 0x7f)
+            k += (size_t)snprintf(text + k, sizeof text - k, "\\x%02x", c);
+        else
+            text[k++] = (char)c;
+    }
+    text[k] = '\0';
+    snprintf(lx->msg + n, sizeof lx->msg - (size_t)n, " '%s%s'", text,
+             t->len > 40 ? "..." : "");
 }
 
 /* Blanks and comments before a token. Returns 1 when a block comment
@@ -255,6 +265,8 @@ void lit_lex_next(LitLexer *lx, LitToken *t)
         }
     }
     lx->p++;
+    while (c >= 0xc0 && lx->p < lx->end && (*lx->p & 0xc0) == 0x80)
+        lx->p++;                        /* one UTF-8 character, one error */
     fail(lx, t, s, "invalid character", pos, 1);
 }
 

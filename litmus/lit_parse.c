@@ -151,8 +151,16 @@ static int protect(LitParser *P, StmtFn fn, void *ctx)
     return 0;
 }
 
+static void skip_blank_statements(LitParser *P)
+{
+    while (P->tok.kind == LT_NL || P->tok.kind == LT_SEMI)
+        lit_parse_advance(P);
+}
+
 /* After a syntax error: skip to the end of the statement, over any block
-   it opened, but not past the '}' of an enclosing block. */
+   it opened (a '{' that starts the next line belongs to it too: no
+   statement starts with one), but not past the '}' of an enclosing
+   block. */
 static void sync(LitParser *P)
 {
     int depth = 0;
@@ -164,8 +172,10 @@ static void sync(LitParser *P)
         case LT_NL:
         case LT_SEMI:
             if (depth == 0) {
-                lit_parse_advance(P);
-                return;
+                skip_blank_statements(P);
+                if (P->tok.kind != LT_LBRACE)
+                    return;
+                continue;
             }
             break;
         case LT_LBRACE:
@@ -190,12 +200,6 @@ static void end_statement(LitParser *P)
         lit_parse_advance(P);
     else if (P->tok.kind != LT_RBRACE && P->tok.kind != LT_EOF)
         lit_parse_expected(P, "end of statement");
-}
-
-static void skip_blank_statements(LitParser *P)
-{
-    while (P->tok.kind == LT_NL || P->tok.kind == LT_SEMI)
-        lit_parse_advance(P);
 }
 
 /* A statement list closed by '}': the current token follows the '{'. */
@@ -343,6 +347,7 @@ static void st_config(LitParser *P)
     lit_parse_expect(P, LT_ASSIGN, "'='");
     LitToken val = P->tok;
     const char *start = val.text;
+    LitPos vat = val.pos;
     if (val.kind == LT_MINUS) {
         lit_parse_advance(P);
         val = P->tok;
@@ -368,7 +373,7 @@ static void st_config(LitParser *P)
                                    (size_t)(val.text + val.len - start));
     char msg[256];
     if (lit_config_set(&P->prog->config, k, text, msg, sizeof msg))
-        lit_parse_error(P, val.pos, "%s", msg);
+        lit_parse_error(P, vat, "%s", msg);
 }
 
 /* ---- declarations ------------------------------------------------------ */
@@ -762,11 +767,7 @@ static void st_check(LitParser *P, LitPos at)
             lit_parse_expected(P, "a quantifier (exists, ~exists or forall)");
         }
         lit_parse_advance(P);
-        if (P->tok.kind != LT_LPAREN)
-            lit_parse_expected(P, "'('");
-        lit_parse_open(P);
         c.cond = lit_cond_parse(P, phase);
-        lit_parse_close(P, LT_RPAREN, "')'");
     }
     for (;;) {
         if (lit_lex_is(&P->tok, "expect"))

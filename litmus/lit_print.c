@@ -289,12 +289,13 @@ static void decl(LitStr *s, const LitLoc *l)
     lit_str_printf(s, "\n");
 }
 
+/* Instructions at INDENT, labels on their own line 4 columns left. */
 static void code(LitStr *s, const LitProgram *p, const LitBody *b, int indent)
 {
     int32_t l = 0;
     for (int32_t i = 0; i <= b->ninstr; i++) {
         for (; l < b->nlabels && b->labels[l].index == i; l++)
-            lit_str_printf(s, "%*s%s:\n", indent, "", b->labels[l].name);
+            lit_str_printf(s, "%*s%s:\n", indent - 4, "", b->labels[l].name);
         if (i == b->ninstr)
             break;
         lit_str_printf(s, "%*s", indent, "");

@@ -105,7 +105,7 @@ typedef struct {
     const char *p, *end;
     const char *bol;                    /* start of the current line */
     int32_t line;
-    char msg[96];                       /* the last LT_ERROR's message */
+    char msg[256];                      /* the last LT_ERROR's message */
 } LitLexer;
 
 void lit_lex_init(LitLexer *lx, const char *src, size_t len);
@@ -241,7 +241,8 @@ void lit_instr_parse(LitParser *P, LitBodyBuild *b, const LitToken *op);
 void lit_instr_label(LitParser *P, LitBodyBuild *b, const LitToken *name);
 void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out);
 
-/* One condition (lit_cond.c); the phase decides which names it may use. */
+/* '(' condition ')' (lit_cond.c); the phase decides which names it may
+   use. */
 LitCond *lit_cond_parse(LitParser *P, int phase);
 
 /* After the last statement (lit_lower.c, lit_layout.c). */

@@ -1,0 +1,184 @@
+/* Tests of lit_layout: word addresses, cache lines, space sizes, pins and
+   their overlaps (DESIGN section 2, Layout). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "litmus/litmus.h"
+#include "tests/test_lit_common.h"
+
+static void at(const LitProgram *p, int i, const char *name, int addr,
+               int line)
+{
+    assert_string_equal(p->locs[i].name, name);
+    assert_int_equal(p->locs[i].addr, addr);
+    assert_int_equal(p->locs[i].line, line);
+}
+
+/* The DESIGN section 2 example: 16 words a line; `a` is pinned to line 3,
+   so every unpinned pm declaration starts on a fresh line from line 4. */
+static void test_design_example(void **state)
+{
+    (void)state;
+    LitDiag d;
+    lit_diag_init(&d);
+    LitProgram *p = NULL;
+    int rc = lit_parse_file("tests/data/lit/design_example.litmus", NULL, &p,
+                            &d);
+    if (rc)
+        fprintf(stderr, "%s", d.text);
+    assert_int_equal(rc, 0);
+    lit_diag_free(&d);
+    assert_string_equal(p->name, "SB+pbar+sync");
+    assert_int_equal(p->words_per_line, 16);
+    assert_int_equal(p->nlocs, 7);
+    at(p, 0, "x", 64, 4);
+    at(p, 1, "y", 80, 5);
+    at(p, 2, "out", 96, 6);
+    at(p, 3, "log", 112, 7);
+    at(p, 4, "in", 0, 0);
+    at(p, 5, "tile", 0, 0);
+    at(p, 6, "a", 48, 3);
+    assert_int_equal(p->locs[6].pin, 3);
+    assert_int_equal(p->locs[0].pin, -1);
+    assert_int_equal(p->pm_words, 8 * 16);
+    assert_int_equal(p->dram_words, 16);
+    assert_int_equal(p->shared_words, 4);
+    assert_int_equal(p->locs[3].init[3], 4);
+    assert_int_equal(p->locs[4].init[1], 7);
+    assert_int_equal(p->nkernels, 2);
+    assert_int_equal(p->nrecover, 2);
+    assert_int_equal(p->recover_seq[0], 1);
+    assert_int_equal(p->recover_seq[1], 0);
+    assert_int_equal(p->kernels[1].bodies[0].ninstr, 6);
+    assert_int_equal(p->kernels[1].bodies[0].code[1].target, 6);
+    assert_int_equal(p->nchecks, 3);
+    assert_string_equal(p->checks[2].text,
+                        "forall (out == {0, 0} || out == {5, 6})");
+    assert_roundtrip(p);
+    lit_program_free(p);
+}
+
+static void test_unpinned(void **state)
+{
+    (void)state;
+    LitProgram *p = parse_ok("test t\npm a\npm b[16]\npm c[17]\npm d\n"
+                             "dram e[3]\ndram f\n");
+    at(p, 0, "a", 0, 0);
+    at(p, 1, "b", 16, 1);
+    at(p, 2, "c", 32, 2);               /* two lines: 2 and 3 */
+    at(p, 3, "d", 64, 4);
+    at(p, 4, "e", 0, 0);
+    at(p, 5, "f", 16, 1);
+    assert_int_equal(p->pm_words, 80);
+    assert_int_equal(p->dram_words, 32);
+    assert_int_equal(p->shared_words, 0);
+    lit_program_free(p);
+    p = parse_ok("test t\n");
+    assert_int_equal(p->pm_words, 0);
+    assert_int_equal(p->dram_words, 0);
+    assert_int_equal(p->words_per_line, 16);
+    lit_program_free(p);
+}
+
+static void test_pinned_packing(void **state)
+{
+    (void)state;
+    LitProgram *p = parse_ok("test t\npm u\npm a = 0 line 2\n"
+                             "pm b[3] line 2\npm c line 5\npm v\n"
+                             "pm w[14] line 2\n");
+    at(p, 0, "u", 96, 6);               /* after line 5, the last pinned */
+    at(p, 1, "a", 32, 2);
+    at(p, 2, "b", 33, 2);
+    at(p, 3, "c", 80, 5);
+    at(p, 4, "v", 112, 7);
+    at(p, 5, "w", 36, 2);               /* packs on line 2, spills to 3 */
+    assert_int_equal(p->pm_words, 8 * 16);
+    lit_program_free(p);
+    /* only pinned declarations: the space ends with the last pinned line */
+    p = parse_ok("test t\npm a line 5\ndram d line 0");
+    at(p, 0, "a", 80, 5);
+    at(p, 1, "d", 0, 0);
+    assert_int_equal(p->pm_words, 96);
+    assert_int_equal(p->dram_words, 16);
+    lit_program_free(p);
+}
+
+static void test_overlap(void **state)
+{
+    (void)state;
+    assert_error("test t\npm big[20] line 1\npm q line 2",
+                 "t.litmus:3:6: error: pinned 'q' (line 2) overlaps 'big' "
+                 "(lines 1..2)");
+    assert_error("test t\npm q line 2\npm big[20] line 1",
+                 "t.litmus:3:12: error: pinned 'big' (lines 1..2) overlaps "
+                 "'q' (line 2)");
+    assert_error("test t\npm a[10] line 0\npm b[10] line 0\npm c line 1",
+                 "t.litmus:4:6: error: pinned 'c' (line 1) overlaps 'b' "
+                 "(lines 0..1)");
+    assert_error("test t\ndram a[40] line 0\ndram b line 2",
+                 "t.litmus:3:8: error: pinned 'b' (line 2) overlaps 'a' "
+                 "(lines 0..2)");
+    /* pm and dram are separate spaces; adjacent lines do not overlap */
+    LitProgram *p = parse_ok("test t\npm a[16] line 0\ndram b line 0\n"
+                             "pm c line 1");
+    at(p, 2, "c", 16, 1);
+    lit_program_free(p);
+}
+
+static void test_line_bytes(void **state)
+{
+    (void)state;
+    LitProgram *p = parse_ok("test t\npm a\npm b[9]\npm c\n"
+                             "config line_bytes = 64\nshared s[3]\n"
+                             "shared t[9]\nshared u\n");
+    assert_int_equal(p->words_per_line, 8);
+    at(p, 0, "a", 0, 0);
+    at(p, 1, "b", 8, 1);
+    at(p, 2, "c", 24, 3);
+    at(p, 3, "s", 0, 0);
+    at(p, 4, "t", 3, 0);
+    at(p, 5, "u", 12, 1);
+    assert_int_equal(p->pm_words, 32);
+    assert_int_equal(p->shared_words, 13);
+    lit_program_free(p);
+
+    LitConfigSet cs[] = {{"line_bytes", "8"}};
+    LitOptions opt = {0, NULL, 1, cs};
+    p = parse_opt("test t\nconfig line_bytes = 4096\npm a[3]\npm b line 7",
+                  &opt);
+    assert_int_equal(p->words_per_line, 1);
+    at(p, 0, "a", 8, 8);
+    at(p, 1, "b", 7, 7);
+    assert_int_equal(p->pm_words, 11);
+    lit_program_free(p);
+}
+
+static void test_space_limit(void **state)
+{
+    (void)state;
+    assert_error("test t\npm a line 16777216",
+                 "t.litmus:2:6: error: 'a' does not fit: the pm space holds "
+                 "at most 268435456 words");
+    LitProgram *p = parse_ok("test t\npm a line 16777215");
+    at(p, 0, "a", 268435440, 16777215);
+    lit_program_free(p);
+    assert_error("test t\ndram a[16777216] line 16777200\ndram b",
+                 "t.litmus:2:18: error: 'a' does not fit: the dram space "
+                 "holds at most 268435456 words");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_design_example),
+        cmocka_unit_test(test_unpinned),
+        cmocka_unit_test(test_pinned_packing),
+        cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_line_bytes),
+        cmocka_unit_test(test_space_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
