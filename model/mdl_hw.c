@@ -248,15 +248,12 @@ static int hw_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
 static int hw_join(Model *m, MdlState *s, const MdlLaunch *L,
                    MdlStepInfo *info)
 {
-    int r = MDL_OK;
     if (m->naive)
-        r = mdl_hw_naive_join(m, s, L);
-    else
-        mdl_hw_line_join(m, s, L);
-    if (r == MDL_OK)
-        mdl_info_effect(info, "every request of kernel %s has completed",
-                        m->p->kernels[L->kernel].name);
-    return r;
+        return mdl_hw_naive_join(m, s, L);
+    if (mdl_hw_line_join(m, s, L))
+        mdl_info_effect(info, "kernel %s ends (its join waits for its "
+                        "outstanding requests)", m->p->kernels[L->kernel].name);
+    return MDL_OK;
 }
 
 static void hw_visible(const Model *m, const MdlState *s, uint32_t pm_off,

@@ -181,7 +181,8 @@ int mdl_hw_line_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                       MdlError *e);
 int mdl_hw_line_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                      int n, MdlStepInfo *info);
-void mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L);
+/* Defers the join's requirements; returns whether there were any. */
+int mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L);
 HwLine mdl_hw_line_get(const Hw *h, const MdlState *s, uint32_t pm_off, int l);
 void mdl_hw_line_put(const Hw *h, MdlState *s, uint32_t pm_off, int l,
                      const HwLine *ln);

@@ -189,9 +189,6 @@ static void orig_end(HwStep *x)
             x->info->removed |= 1ull << k;
 }
 
-static void begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
-                  MdlStepInfo *info, MdlError *e);
-
 /* Folds entries 1..g of line l into its base. */
 static void rebase(HwStep *x, int l, int g)
 {
@@ -265,14 +262,27 @@ static int end(HwStep *x)
     return MDL_OK;
 }
 
-/* Applies the requirements a kernel join deferred to this hook. */
-static void apply_deferred(HwStep *x)
+/* The summaries as the hook found them (volatile: frames compare). */
+static void snapshot(HwStep *x)
 {
     const Hw *h = x->h;
+    for (int32_t l = 0; h->vol && l < h->nl; l++) {
+        h->snap[2 * l] = x->s->w[x->L->pm_off + h->r_lh + (uint32_t)l];
+        h->snap[2 * l + 1] = x->s->w[x->L->pm_off + h->r_lc + (uint32_t)l];
+    }
+}
+
+/* Applies the requirements a kernel join deferred to this hook; returns
+   whether there were any. */
+static int apply_deferred(HwStep *x)
+{
+    const Hw *h = x->h;
+    int any = 0;
     for (int32_t l = 0; l < h->nl; l++) {
         HwLine ln = mdl_hw_line_get(h, x->s, x->L->pm_off, l);
         if (!ln.pj && !ln.wj)
             continue;
+        any = 1;
         prune(&ln, ln.pj);
         if (ln.wj > ln.W)
             ln.W = ln.wj;
@@ -283,14 +293,19 @@ static void apply_deferred(HwStep *x)
         uint32_t cf = x->L->pm_off + h->r_cf + (uint32_t)c;
         int k = (int)((x->s->w[cf] >> 8) & 0xFF);
         if (k) {
+            any = 1;
             mdl_hw_frames_drop(x, c, k);
             mdl_set(x->s, cf, x->s->w[cf] & 0xFF);
         }
     }
+    return any;
 }
 
-static void begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
-                  MdlStepInfo *info, MdlError *e)
+/* Starts a hook: the deferred join requirements apply first, as a moment
+   of their own (a pcommit issued by this hook must count the frame before
+   them). A hook that drains every queue (pbar) keeps no frame. */
+static int begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
+                 MdlStepInfo *info, MdlError *e, int drains)
 {
     Hw *h = hw_of(m);
     x->m = m;
@@ -300,12 +315,15 @@ static void begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
     x->info = info;
     x->e = e;
     x->drained = 0;
-    for (int32_t l = 0; h->vol && l < h->nl; l++) {
-        h->snap[2 * l] = s->w[L->pm_off + h->r_lh + (uint32_t)l];
-        h->snap[2 * l + 1] = s->w[L->pm_off + h->r_lc + (uint32_t)l];
-    }
+    snapshot(x);
     orig_begin(x);
-    apply_deferred(x);
+    if (!apply_deferred(x) || !h->vol || drains)
+        return MDL_OK;
+    normalise(x);
+    if (mdl_hw_frames_update(x))
+        return MDL_FAILED;
+    snapshot(x);
+    return MDL_OK;
 }
 
 /* ---- thread actions ------------------------------------------------------- */
@@ -319,7 +337,8 @@ int mdl_hw_line_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     HwLine ln;
     int l, wt = op == LIT_ST_WT, slot0 = 0;
     uint32_t at;
-    begin(&x, m, s, L, info, e);
+    if (begin(&x, m, s, L, info, e, 0))
+        return MDL_FAILED;
     h = x.h;
     l = h->wline[dw];
     ln = mdl_hw_line_get(h, s, L->pm_off, l);
@@ -372,8 +391,8 @@ static void fence(HwStep *x, int t)
         if (!p && !wt)
             continue;
         if (p)
-            mdl_info_effect(x->info, "line %d written back",
-                            (int)h->lno[l]);
+            mdl_info_effect(x->info, "line %d written back%s",
+                            (int)h->lno[l], h->vol ? " (queued)" : "");
         if (wt)
             mdl_info_effect(x->info, "write-throughs to line %d complete",
                             (int)h->lno[l]);
@@ -411,7 +430,8 @@ static void pbar(HwStep *x, int first, int n)
         }
         if (cover && sm > min_c(ln.C)) {
             prune(&ln, sm);
-            mdl_info_effect(x->info, "line %d written back", (int)h->lno[l]);
+            mdl_info_effect(x->info, "line %d written back",
+                            (int)h->lno[l]);
         }
         mdl_hw_line_put(h, x->s, pm_off, l, &ln);
     }
@@ -428,7 +448,9 @@ int mdl_hw_line_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
 {
     HwStep x;
     const Hw *h;
-    begin(&x, m, s, L, info, e);
+    if (begin(&x, m, s, L, info, e,
+              in->op == LIT_PBAR_WI || in->op == LIT_PSYNC))
+        return MDL_FAILED;
     h = x.h;
     switch (in->op) {
     case LIT_CLWB: case LIT_CLFLUSH:
@@ -462,15 +484,16 @@ int mdl_hw_line_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                      int n, MdlStepInfo *info)
 {
     HwStep x;
-    begin(&x, m, s, L, info, NULL);
+    begin(&x, m, s, L, info, NULL, 1);
     pbar(&x, first, n);
     return end(&x);
 }
 
-void mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L)
+int mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L)
 {
     const Hw *h = hw_of(m);
     HwStep x;
+    int any = 0;
     x.m = m;
     x.s = s;
     x.L = L;
@@ -478,6 +501,7 @@ void mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L)
     for (int32_t l = 0; l < h->nl; l++) {
         HwLine ln = mdl_hw_line_get(h, s, L->pm_off, l);
         for (int32_t t = 0; t < L->nthreads; t++) {
+            any |= pt_p(&x, t, l) || pt_wt(&x, t, l);
             if (pt_p(&x, t, l) > ln.pj)
                 ln.pj = pt_p(&x, t, l);
             if (pt_wt(&x, t, l) > ln.wj)
@@ -488,9 +512,12 @@ void mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L)
     for (int32_t c = 0; h->vol && c < h->nc; c++) {
         uint32_t cf = L->pm_off + h->r_cf + (uint32_t)c;
         int k = (int)((s->w[cf] >> 8) & 0xFF);
-        for (int32_t t = 0; t < L->nthreads; t++)
+        for (int32_t t = 0; t < L->nthreads; t++) {
+            any |= hw_byte(s, hw_tw(L, t, h->t_pc), c) != 0;
             if (hw_byte(s, hw_tw(L, t, h->t_pc), c) > k)
                 k = hw_byte(s, hw_tw(L, t, h->t_pc), c);
+        }
         mdl_set(s, cf, (s->w[cf] & 0xFF) | (uint64_t)k << 8);
     }
+    return any;
 }

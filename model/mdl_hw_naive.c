@@ -153,6 +153,10 @@ static void writeback(Model *m, MdlState *s, const MdlLaunch *L, int l,
         iv[i] = (int64_t)v[i];
     }
     toward(m, s, pm_off, l, -1, v, what, sizeof what);
+    if (info) {
+        mdl_hw_line_text(m, l, iv, text, sizeof text);
+        mdl_info_effect(info, "%s written back, %s", text, what);
+    }
     hw_setbit(s, pm_off + h->r_dirty, l, 0);
     for (int32_t t = 0; t < L->nthreads; t++)
         if (hw_bit(s, hw_tw(L, t, h->t_rq), l)) {
@@ -160,10 +164,6 @@ static void writeback(Model *m, MdlState *s, const MdlLaunch *L, int l,
             mdl_info_effect(info, "completes the write-back request of "
                             "thread %d", (int)L->gtid[t]);
         }
-    if (info) {
-        mdl_hw_line_text(m, l, iv, text, sizeof text);
-        mdl_info_effect(info, "%s written back, %s", text, what);
-    }
 }
 
 /* Drains the head of controller c's queue into NVM. */
