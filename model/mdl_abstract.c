@@ -474,6 +474,8 @@ static int abs_events(Model *m, const MdlState *s, const MdlLaunch *L,
                       uint32_t *codes, int max)
 {
     int np = npend(m, s, L->pm_off), n = 0;
+    if (!m->naive)
+        return 0;
     for (int j = 0; j < np && n < max; j++)
         if (!s->w[ENT(m, L->pm_off, j) + 2])
             codes[n++] = (uint32_t)j;

@@ -12,9 +12,8 @@
  * it releases. Releases and kernel joins are folded into the step that
  * enables them: the skipped intermediate states have the same persistency
  * state, hence the same crash images, as the state before that step. A join
- * the model blocks (hw in naive mode, waiting for requests to complete)
- * instead leaves the launch in place, all threads done, until a model
- * event unblocks it.
+ * the model blocks (hw, waiting for requests to complete) instead leaves
+ * the launch in place, all threads done, until a model event unblocks it.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -956,8 +955,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 moved = 1;
             }
         }
-    if (m->naive)
-        nev = m->ops->events(m, s, L, codes, 128);
+    nev = m->ops->events(m, s, L, codes, 128);
     for (int i = 0; i < nev; i++)
         if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {

@@ -43,6 +43,8 @@ void mdl_hw_line_text(const Model *m, int l, const int64_t *v, char *buf,
 
 void mdl_hw_limit(MdlError *e, const char *what)
 {
+    if (!e)
+        return;
     e->kind = MDL_E_LIMIT;
     snprintf(e->msg, sizeof e->msg, "hw: %s", what);
 }
@@ -248,12 +250,12 @@ static int hw_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
 static int hw_join(Model *m, MdlState *s, const MdlLaunch *L,
                    MdlStepInfo *info)
 {
-    if (m->naive)
-        return mdl_hw_naive_join(m, s, L);
-    if (mdl_hw_line_join(m, s, L))
-        mdl_info_effect(info, "kernel %s ends (its join waits for its "
-                        "outstanding requests)", m->p->kernels[L->kernel].name);
-    return MDL_OK;
+    int r = m->naive ? mdl_hw_naive_join(m, s, L) : mdl_hw_line_join(m, s, L);
+    /* said once, by the thread step that ends the kernel */
+    if (r == MDL_BLOCKED && info && info->gtid >= 0)
+        mdl_info_effect(info, "kernel %s ends; its join waits for "
+                        "outstanding requests", m->p->kernels[L->kernel].name);
+    return r;
 }
 
 static void hw_visible(const Model *m, const MdlState *s, uint32_t pm_off,
@@ -277,12 +279,32 @@ static int hw_image_fn(Model *m, const MdlState *s, uint32_t pm_off,
     return fn(ctx, m->img, 0);
 }
 
+/* Default mode: the one event is the completion of a blocked join (every
+   thread done, the launch not over). */
 static int hw_events(Model *m, const MdlState *s, const MdlLaunch *L,
                      uint32_t *codes, int max)
 {
-    if (!m->naive)
+    if (m->naive)
+        return mdl_hw_naive_events(m, s, L, codes, max);
+    if (L->kernel < 0 || mdl_terminal(m, s) || max < 1)
         return 0;
-    return mdl_hw_naive_events(m, s, L, codes, max);
+    for (int32_t i = 0; i < L->nthreads; i++)
+        if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
+            TS_DONE)
+            return 0;
+    codes[0] = HW_EV_JOIN;
+    return 1;
+}
+
+static int hw_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
+                    MdlStepInfo *info)
+{
+    if (m->naive)
+        return mdl_hw_naive_event(m, s, L, code, info);
+    if (info)
+        snprintf(info->instr, sizeof info->instr, "join of kernel %s",
+                 m->p->kernels[L->kernel].name);
+    return mdl_hw_line_join_event(m, s, L, info);
 }
 
 static int hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
@@ -296,5 +318,5 @@ static int hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
 const MdlOps mdl_hw_ops = {
     hw_thread_words, hw_fixed_words, HW_VAR_WORDS, hw_setup, hw_init,
     hw_load, hw_store, hw_instr, hw_collective, hw_release, hw_join,
-    hw_image_fn, hw_visible, hw_events, mdl_hw_naive_event, hw_pending
+    hw_image_fn, hw_visible, hw_events, hw_event, hw_pending
 };

@@ -23,10 +23,10 @@
  * REGION (from pm_off), both modes: VIS, the value loads see (L2), per
  * dense word. Then, default mode:
  *   BASE  per dense word: the line's contents at its log's base point
- *   LH    per line: log length m | W << 8 | pJ << 16 | wJ << 24
+ *   LH    per line: log length m | W << 8
  *   LC    per line: candidate set C, bit j = "the last write-back of the
  *         line happened right after log entry j" (0 = the base point)
- *   CF    per controller, volatile only: past frames | join pointer << 8
+ *   CF    per controller, volatile only: the number of past frames
  *   then the logs of every line, in line order, two words per entry
  *   (dense word | kind << 32, value), then the past frames of every
  *   controller, in controller order, two words per line of the controller
@@ -58,6 +58,7 @@
 #define HW_MAXFRAMES 255        /* past frames per controller */
 #define HW_VAR_WORDS 8192       /* variable part of the region */
 #define HW_MAXEVENTS 128        /* mdl_successors asks for at most this */
+#define HW_EV_JOIN (3u << 20)   /* default mode: a blocked join completes */
 
 enum { HW_ST = 1, HW_WT = 2 };                  /* log entry kinds */
 #define HWQ_LINE (1ull << 32)
@@ -154,7 +155,7 @@ int mdl_hw_naive_event(Model *m, MdlState *s, const MdlLaunch *L,
 
 /* mdl_hw_line.c: the state of one line's summary */
 typedef struct {
-    int m, W, pj, wj;
+    int m, W;
     uint64_t C;
 } HwLine;
 
@@ -181,8 +182,11 @@ int mdl_hw_line_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                       MdlError *e);
 int mdl_hw_line_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                      int n, MdlStepInfo *info);
-/* Defers the join's requirements; returns whether there were any. */
+/* MDL_BLOCKED while a thread of L has a request outstanding; the join
+   event then completes them all. */
 int mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L);
+int mdl_hw_line_join_event(Model *m, MdlState *s, const MdlLaunch *L,
+                           MdlStepInfo *info);
 HwLine mdl_hw_line_get(const Hw *h, const MdlState *s, uint32_t pm_off, int l);
 void mdl_hw_line_put(const Hw *h, MdlState *s, uint32_t pm_off, int l,
                      const HwLine *ln);

@@ -27,14 +27,13 @@ int mdl_hw_nframes(const Hw *h, const MdlState *s, uint32_t pm_off, int c)
 {
     if (!h->vol)
         return 0;
-    return (int)(s->w[pm_off + h->r_cf + (uint32_t)c] & 0xFF);
+    return (int)s->w[pm_off + h->r_cf + (uint32_t)c];
 }
 
 static void set_nframes(const Hw *h, MdlState *s, uint32_t pm_off, int c,
                         int n)
 {
-    uint32_t cf = pm_off + h->r_cf + (uint32_t)c;
-    mdl_set(s, cf, (s->w[cf] & ~0xFFull) | (uint64_t)n);
+    mdl_set(s, pm_off + h->r_cf + (uint32_t)c, (uint64_t)n);
 }
 
 uint32_t mdl_hw_frames_at(const Hw *h, const MdlState *s, uint32_t pm_off,
@@ -67,18 +66,13 @@ HwLine mdl_hw_frame_line(const Hw *h, const MdlState *s, uint32_t pm_off,
     return ln;
 }
 
-/* Every pcommit pointer into controller c's frames, through f(ptr, arg):
-   the launch's threads' and the deferred join's. */
+/* Every pcommit pointer into controller c's frames, through f(ptr, arg). */
 static void map_ptrs(HwStep *x, int c, int (*f)(int, int), int arg)
 {
-    const Hw *h = x->h;
-    uint32_t cf = x->L->pm_off + h->r_cf + (uint32_t)c;
-    int j = (int)((x->s->w[cf] >> 8) & 0xFF);
     for (int32_t t = 0; t < x->L->nthreads; t++) {
-        uint32_t at = hw_tw(x->L, t, h->t_pc);
+        uint32_t at = hw_tw(x->L, t, x->h->t_pc);
         hw_setbyte(x->s, at, c, f(hw_byte(x->s, at, c), arg));
     }
-    mdl_set(x->s, cf, (x->s->w[cf] & 0xFF) | (uint64_t)f(j, arg) << 8);
 }
 
 static int ptr_sub(int p, int k)
@@ -170,11 +164,8 @@ int mdl_hw_frames_update(HwStep *x)
                           2u * (uint32_t)(n * h->cnl[c]);
             if (n >= HW_MAXFRAMES ||
                 s->len + 2u * (uint32_t)h->cnl[c] >
-                    pm_off + h->r_fixed + HW_VAR_WORDS) {
-                mdl_hw_limit(x->e, "too long a history of write-pending "
-                                   "queue contents");
+                    pm_off + h->r_fixed + HW_VAR_WORDS)
                 return 1;
-            }
             mdl_hw_open(s, at, 2u * (uint32_t)h->cnl[c]);
             for (int32_t i = 0; i < h->cnl[c]; i++) {
                 int l = h->clines[h->cfirst[c] + i];

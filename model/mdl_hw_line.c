@@ -25,11 +25,11 @@
  *   pbar      the scope's requests complete as by a fence; a line written
  *             by the scope since launch drops every dirty candidate
  *             (below s(m)): it is written back now, and m is a candidate
- * The kernel join (an sfence by every thread of the kernel) is deferred:
- * the kernel's prune points and write-through bounds are kept in the line
- * header (pJ, wJ) and applied at the next hook that changes the state, so
- * the state after the join still has the images of the state before it
- * (the join is folded into the last thread's step).
+ * The kernel join (an sfence by every thread of the kernel) waits, when
+ * the kernel's threads have requests outstanding, for a model event that
+ * completes them all (mdl_hw_line_join_event): the state between the last
+ * instruction and that event has the images of the literal states where
+ * the requests are still completing.
  * After each hook: normalisation (a bound that can no longer prune is
  * zero), the volatile history (mdl_hw_frame.c), and rebasing (entries at
  * or below every candidate are folded into v0), which keeps the encoding
@@ -39,9 +39,7 @@
 
 #include "model/mdl_hw.h"
 
-#define LH_MAKE(m, w, pj, wj) \
-    ((uint64_t)(m) | (uint64_t)(w) << 8 | (uint64_t)(pj) << 16 | \
-     (uint64_t)(wj) << 24)
+#define LH_MAKE(m, w) ((uint64_t)(m) | (uint64_t)(w) << 8)
 #define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
 #define E_KIND(x) ((int)((x) >> 32))
 
@@ -51,8 +49,6 @@ HwLine mdl_hw_line_get(const Hw *h, const MdlState *s, uint32_t pm_off, int l)
     HwLine ln;
     ln.m = (int)(x & 0xFF);
     ln.W = (int)((x >> 8) & 0xFF);
-    ln.pj = (int)((x >> 16) & 0xFF);
-    ln.wj = (int)((x >> 24) & 0xFF);
     ln.C = s->w[pm_off + h->r_lc + (uint32_t)l];
     return ln;
 }
@@ -61,7 +57,7 @@ void mdl_hw_line_put(const Hw *h, MdlState *s, uint32_t pm_off, int l,
                      const HwLine *ln)
 {
     mdl_set(s, pm_off + h->r_lh + (uint32_t)l,
-            LH_MAKE(ln->m, ln->W, ln->pj, ln->wj));
+            LH_MAKE(ln->m, ln->W));
     mdl_set(s, pm_off + h->r_lc + (uint32_t)l, ln->C);
 }
 
@@ -208,8 +204,6 @@ static void rebase(HwStep *x, int l, int g)
     ln.m -= g;
     ln.C >>= g;
     ln.W = ln.W > g ? ln.W - g : 0;
-    ln.pj = ln.pj > g ? ln.pj - g : 0;
-    ln.wj = ln.wj > g ? ln.wj - g : 0;
     mdl_hw_line_put(h, s, pm_off, l, &ln);
     for (int32_t t = 0; t < x->L->nthreads; t++) {
         int p = pt_p(x, t, l), wt = pt_wt(x, t, l);
@@ -230,10 +224,6 @@ static void normalise(HwStep *x)
         if (ln.W <= mc)
             ln.W = 0;
         floor = ln.W > mc ? ln.W : mc;
-        if (ln.pj <= mc)
-            ln.pj = 0;
-        if (ln.wj <= floor)
-            ln.wj = 0;
         mdl_hw_line_put(h, x->s, x->L->pm_off, l, &ln);
         for (int32_t t = 0; t < x->L->nthreads; t++) {
             int p = pt_p(x, t, l), wt = pt_wt(x, t, l);
@@ -242,12 +232,18 @@ static void normalise(HwStep *x)
     }
 }
 
+/* Ends a hook: normalisation, frames, rebasing. A hook that can fail
+   (one with an error to fill) keeps room for one more frame of every
+   controller, so that the join event, which cannot fail, always has it. */
 static int end(HwStep *x)
 {
     const Hw *h = x->h;
+    uint32_t room = x->L->pm_off + h->r_fixed + HW_VAR_WORDS;
     normalise(x);
-    if (h->vol && mdl_hw_frames_update(x))
+    if (h->vol && mdl_hw_frames_update(x)) {
+        mdl_hw_limit(x->e, "too long a history of write-pending queues");
         return MDL_FAILED;
+    }
     for (int32_t l = 0; l < h->nl; l++) {
         HwLine ln = mdl_hw_line_get(h, x->s, x->L->pm_off, l);
         int g = min_c(ln.C);
@@ -257,6 +253,16 @@ static int end(HwStep *x)
         }
         if (g > 0 && g < 64)
             rebase(x, l, g);
+    }
+    if (x->e && h->vol) {
+        int full = x->s->len + 2u * (uint32_t)h->nl > room;
+        for (int32_t c = 0; c < h->nc; c++)
+            full |= mdl_hw_nframes(h, x->s, x->L->pm_off, c) >=
+                    HW_MAXFRAMES - 1;
+        if (full) {
+            mdl_hw_limit(x->e, "too long a history of write-pending queues");
+            return MDL_FAILED;
+        }
     }
     orig_end(x);
     return MDL_OK;
@@ -272,58 +278,18 @@ static void snapshot(HwStep *x)
     }
 }
 
-/* Applies the requirements a kernel join deferred to this hook; returns
-   whether there were any. */
-static int apply_deferred(HwStep *x)
+static void begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
+                  MdlStepInfo *info, MdlError *e)
 {
-    const Hw *h = x->h;
-    int any = 0;
-    for (int32_t l = 0; l < h->nl; l++) {
-        HwLine ln = mdl_hw_line_get(h, x->s, x->L->pm_off, l);
-        if (!ln.pj && !ln.wj)
-            continue;
-        any = 1;
-        prune(&ln, ln.pj);
-        if (ln.wj > ln.W)
-            ln.W = ln.wj;
-        ln.pj = ln.wj = 0;
-        mdl_hw_line_put(h, x->s, x->L->pm_off, l, &ln);
-    }
-    for (int32_t c = 0; h->vol && c < h->nc; c++) {
-        uint32_t cf = x->L->pm_off + h->r_cf + (uint32_t)c;
-        int k = (int)((x->s->w[cf] >> 8) & 0xFF);
-        if (k) {
-            any = 1;
-            mdl_hw_frames_drop(x, c, k);
-            mdl_set(x->s, cf, x->s->w[cf] & 0xFF);
-        }
-    }
-    return any;
-}
-
-/* Starts a hook: the deferred join requirements apply first, as a moment
-   of their own (a pcommit issued by this hook must count the frame before
-   them). A hook that drains every queue (pbar) keeps no frame. */
-static int begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
-                 MdlStepInfo *info, MdlError *e, int drains)
-{
-    Hw *h = hw_of(m);
     x->m = m;
     x->s = s;
     x->L = L;
-    x->h = h;
+    x->h = hw_of(m);
     x->info = info;
     x->e = e;
     x->drained = 0;
     snapshot(x);
     orig_begin(x);
-    if (!apply_deferred(x) || !h->vol || drains)
-        return MDL_OK;
-    normalise(x);
-    if (mdl_hw_frames_update(x))
-        return MDL_FAILED;
-    snapshot(x);
-    return MDL_OK;
 }
 
 /* ---- thread actions ------------------------------------------------------- */
@@ -337,8 +303,7 @@ int mdl_hw_line_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     HwLine ln;
     int l, wt = op == LIT_ST_WT, slot0 = 0;
     uint32_t at;
-    if (begin(&x, m, s, L, info, e, 0))
-        return MDL_FAILED;
+    begin(&x, m, s, L, info, e);
     h = x.h;
     l = h->wline[dw];
     ln = mdl_hw_line_get(h, s, L->pm_off, l);
@@ -448,9 +413,7 @@ int mdl_hw_line_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
 {
     HwStep x;
     const Hw *h;
-    if (begin(&x, m, s, L, info, e,
-              in->op == LIT_PBAR_WI || in->op == LIT_PSYNC))
-        return MDL_FAILED;
+    begin(&x, m, s, L, info, e);
     h = x.h;
     switch (in->op) {
     case LIT_CLWB: case LIT_CLFLUSH:
@@ -484,40 +447,32 @@ int mdl_hw_line_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                      int n, MdlStepInfo *info)
 {
     HwStep x;
-    begin(&x, m, s, L, info, NULL, 1);
+    begin(&x, m, s, L, info, NULL);
     pbar(&x, first, n);
     return end(&x);
 }
 
+/* Whether a thread of L has a request outstanding. */
 int mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L)
 {
     const Hw *h = hw_of(m);
+    for (int32_t t = 0; t < L->nthreads; t++) {
+        for (int32_t l = 0; l < h->nl; l++)
+            if (s->w[hw_tw(L, t, h->t_pt + (uint32_t)l)])
+                return MDL_BLOCKED;
+        for (uint32_t i = 0; i < h->npw; i++)
+            if (s->w[hw_tw(L, t, h->t_pc) + i])
+                return MDL_BLOCKED;
+    }
+    return MDL_OK;
+}
+
+int mdl_hw_line_join_event(Model *m, MdlState *s, const MdlLaunch *L,
+                           MdlStepInfo *info)
+{
     HwStep x;
-    int any = 0;
-    x.m = m;
-    x.s = s;
-    x.L = L;
-    x.h = hw_of(m);
-    for (int32_t l = 0; l < h->nl; l++) {
-        HwLine ln = mdl_hw_line_get(h, s, L->pm_off, l);
-        for (int32_t t = 0; t < L->nthreads; t++) {
-            any |= pt_p(&x, t, l) || pt_wt(&x, t, l);
-            if (pt_p(&x, t, l) > ln.pj)
-                ln.pj = pt_p(&x, t, l);
-            if (pt_wt(&x, t, l) > ln.wj)
-                ln.wj = pt_wt(&x, t, l);
-        }
-        mdl_hw_line_put(h, s, L->pm_off, l, &ln);
-    }
-    for (int32_t c = 0; h->vol && c < h->nc; c++) {
-        uint32_t cf = L->pm_off + h->r_cf + (uint32_t)c;
-        int k = (int)((s->w[cf] >> 8) & 0xFF);
-        for (int32_t t = 0; t < L->nthreads; t++) {
-            any |= hw_byte(s, hw_tw(L, t, h->t_pc), c) != 0;
-            if (hw_byte(s, hw_tw(L, t, h->t_pc), c) > k)
-                k = hw_byte(s, hw_tw(L, t, h->t_pc), c);
-        }
-        mdl_set(s, cf, (s->w[cf] & 0xFF) | (uint64_t)k << 8);
-    }
-    return any;
+    begin(&x, m, s, L, info, NULL);
+    for (int32_t t = 0; t < L->nthreads; t++)
+        fence(&x, t);
+    return end(&x);
 }

@@ -107,14 +107,16 @@ struct MdlOps {
     int (*release)(Model *m, MdlState *s, const MdlLaunch *L, int first,
                    int n, int op, MdlStepInfo *info);
     /* The implicit join at the end of launch L, once every thread is done:
-       MDL_OK, or MDL_BLOCKED while it must wait (naive mode); the launch
-       then stays, all threads done, until a model event unblocks it. */
+       MDL_OK, or MDL_BLOCKED while it must wait; the launch then stays, all
+       threads done, until a model event unblocks it. */
     int (*join)(Model *m, MdlState *s, const MdlLaunch *L, MdlStepInfo *info);
     int (*images)(Model *m, const MdlState *s, uint32_t pm_off,
                   MdlImageFn fn, void *ctx);
     void (*visible)(const Model *m, const MdlState *s, uint32_t pm_off,
                     int64_t *pm);
-    /* Naive mode: the model's enabled events, as codes < MDL_STEP_EVENT. */
+    /* The model's enabled events, as codes < MDL_STEP_EVENT: in naive mode
+       its nondeterministic actions; in the default mode normally none (hw:
+       the completion of a kernel join that waits for requests). */
     int (*events)(Model *m, const MdlState *s, const MdlLaunch *L,
                   uint32_t *codes, int max);
     int (*event)(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,

@@ -4,7 +4,8 @@
  * recovery kernel), 2-4 PM words pinned to 1-4 lines of four words, lines
  * on one, two or eight controllers, a durable or volatile WPQ, and bodies
  * drawn from st, st.wt, ld, atom.add, clwb, clflush, l2wb, pcommit, sfence,
- * membar.cta, pbar, pbar.wg, pbar.kr and psync. The same seed gives the
+ * membar.cta, pbar, pbar.wg, pbar.kr, psync and bar.sync (grid.sync on
+ * several CTAs), which order the threads. The same seed gives the
  * same program. Every check mentions every PM word, so the crash outcomes
  * are the crash images.
  */
@@ -20,6 +21,7 @@ typedef struct {
     char *buf;
     size_t len, n;
     int nwords, value;
+    int sync;                           /* bar.sync allowed (one CTA) */
 } HwGen;
 
 static uint32_t hg_next(HwGen *g)
@@ -78,12 +80,14 @@ static void hg_instr(HwGen *g)
         hg_put(g, "    membar.cta\n");
     else if (r < 90)
         hg_put(g, "    pbar\n");
-    else if (r < 93)
+    else if (r < 92)
         hg_put(g, "    pbar.wg\n");
-    else if (r < 96)
+    else if (r < 94)
         hg_put(g, "    pbar.kr\n");
-    else
+    else if (r < 96)
         hg_put(g, "    psync\n");
+    else
+        hg_put(g, "    %s\n", g->sync ? "bar.sync" : "grid.sync");
 }
 
 static void hg_body(HwGen *g, int gtid, int ninstr)
@@ -128,6 +132,7 @@ static void hg_program(uint64_t seed, int size, char *buf, size_t len)
                i < nlines ? i : hg_pick(&g, nlines));
     nthreads = 1 + hg_pick(&g, 3);
     grid = hg_pick(&g, 2) ? nthreads : 1;
+    g.sync = grid == 1;
     budget = size * (nthreads == 1 ? 6 : nthreads == 2 ? 4 : 3);
     hg_put(&g, "kernel k grid %d block %d {\n", grid, nthreads / grid);
     for (int t = 0; t < nthreads; t++)
@@ -135,6 +140,7 @@ static void hg_program(uint64_t seed, int size, char *buf, size_t len)
     hg_put(&g, "}\n");
     if (hg_pick(&g, 4) == 0) {
         hg_put(&g, "kernel k2 grid 1 block 1 {\n");
+        g.sync = 1;
         hg_body(&g, 0, 1 + hg_pick(&g, 3 * size));
         hg_put(&g, "}\n");
     }

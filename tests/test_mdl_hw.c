@@ -196,6 +196,26 @@ static void test_volatile_wpq(void **state)
     check(text, "f=0; x=0|f=0; x=1|f=1; x=0|f=1; x=1", "No");
 }
 
+/* pcommit waits for what was queued when it was issued, not for what
+   other threads queue before its fence: thread 0 queues x = 1 (clwb;
+   sfence), stores x = 2 and issues pcommit; thread 1 then writes x = 2
+   back (queued behind the pcommit); thread 0's fence waits only for x = 1
+   to drain. So f = 1 is possible with x = 1, never with x = 0. */
+static void test_pcommit_issue_point(void **state)
+{
+    (void)state;
+    check(HEAD "config wpq = volatile\npm x = 0\npm f = 0\n"
+          "kernel k grid 1 block 2 {\n"
+          "  thread 0 {\n    st x, 1\n    clwb x\n    sfence\n    st x, 2\n"
+          "    pcommit\n    bar.sync\n    bar.sync\n    sfence\n"
+          "    st f, 1\n  }\n"
+          "  thread 1 {\n    bar.sync\n    clwb x\n    sfence\n"
+          "    bar.sync\n  }\n}\n"
+          "check crash exists (f == 1 && x == 1)\n"
+          "check crash ~exists (f == 1 && x == 0)\n",
+          "f=0; x=0|f=0; x=1|f=0; x=2|f=1; x=1|f=1; x=2", "Ok Ok");
+}
+
 /* One controller's queue is FIFO: with x and f on lines 0 and 2 of two
    controllers they share controller 0, and f's entry (queued after the
    first fence) cannot drain before x's. */
@@ -347,8 +367,8 @@ static void test_witnesses(void **state)
         "main program:\n"
         "  1. k thread 0 line 6: st x, 1  -- x = 1 [#1]\n"
         "  2. k thread 0 line 7: clwb x  -- write-back request for line 0\n"
-        "  3. k thread 0 line 8: st f, 1  -- f = 1; kernel k ends (its join "
-        "waits for its outstanding requests) [#2]\n"
+        "  3. k thread 0 line 8: st f, 1  -- f = 1; kernel k ends; its join "
+        "waits for outstanding requests [#2]\n"
         "crash 1 after step 3: image includes #2 f = 1; lacks #1 x = 1\n"
         "  image: x=0; f=1\n"
         "outcome: f=1; x=0\n");
@@ -359,7 +379,8 @@ static void test_witnesses(void **state)
         "main program:\n"
         "  1. k thread 0 line 6: st x, 1  -- x = 1\n"
         "  2. k thread 0 line 7: clwb x  -- write-back request for line 0\n"
-        "  3. k thread 0 line 8: st f, 1  -- f = 1\n"
+        "  3. k thread 0 line 8: st f, 1  -- f = 1; kernel k ends; its join "
+        "waits for outstanding requests\n"
         "  4. write back line 1  -- line 1 (f = 1) written back, "
         "persistent\n"
         "crash 1 after step 4\n"
@@ -415,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_l2wb_partial),
         cmocka_unit_test(test_volatile_wpq),
         cmocka_unit_test(test_volatile_wpq_fifo),
+        cmocka_unit_test(test_pcommit_issue_point),
         cmocka_unit_test(test_pbar_scopes),
         cmocka_unit_test(test_kernel_join),
         cmocka_unit_test(test_undo_log_strict_mapping),
