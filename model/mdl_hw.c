@@ -139,6 +139,8 @@ static int hw_setup(Model *m, char *err, size_t errlen)
 {
     Hw *h = lit_arena_alloc(m->arena, sizeof *h);
     uint32_t nw, nl;
+    (void)err;
+    (void)errlen;
     m->mstate = h;
     h->naive = m->naive;
     h->vol = m->p->config.val[LIT_CFG_WPQ] != 0;
@@ -148,12 +150,6 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     h->nlw = (nl + 63) / 64;
     h->npw = h->vol ? ((uint32_t)h->nc + 7) / 8 : 0;
     if (h->naive) {
-        if (2 * h->nl + h->nc > HW_MAXEVENTS) {
-            snprintf(err, errlen, "hw --naive: %d PM lines on %d "
-                     "controllers make more than %d hardware events",
-                     (int)h->nl, (int)h->nc, HW_MAXEVENTS);
-            return 1;
-        }
         h->r_nvm = nw;
         h->r_dirty = 2 * nw;
         h->r_nwt = h->r_dirty + h->nlw;

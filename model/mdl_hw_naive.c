@@ -208,6 +208,19 @@ static void drain(Model *m, MdlState *s, const MdlLaunch *L, int c,
 
 /* ---- thread actions ------------------------------------------------------- */
 
+/* Events that may come to be enabled at once without another thread
+   step: events never raise dirty lines + write-throughs + nonempty queues,
+   and that sum bounds the events. */
+static int event_bound(const Hw *h, const MdlState *s, uint32_t pm_off)
+{
+    int n = nwt(h, s, pm_off);
+    for (int32_t c = 0; h->vol && c < h->nc; c++)
+        n += ql_n(h, s, pm_off, c) > 0;
+    for (int32_t l = 0; l < h->nl; l++)
+        n += hw_bit(s, pm_off + h->r_dirty, l);
+    return n;
+}
+
 /* Words the queues may come to hold without another thread step: what is
    queued, a write-back of every dirty line, every write-through. */
 static uint32_t queue_bound(const Hw *h, const MdlState *s, uint32_t pm_off)
@@ -229,6 +242,12 @@ int mdl_hw_naive_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     uint32_t pm_off = L->pm_off;
     int l = h->wline[dw];
     (void)info;
+    if ((op == LIT_ST_WT || !hw_bit(s, pm_off + h->r_dirty, l)) &&
+        event_bound(h, s, pm_off) >= HW_MAXEVENTS) {
+        mdl_hw_limit(e, "more than 128 hardware events could be enabled "
+                        "at once");
+        return MDL_FAILED;
+    }
     if (op == LIT_ST_WT) {
         int n = nwt(h, s, pm_off), j = n;
         if (n >= HW_MAXWT) {
