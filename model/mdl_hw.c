@@ -26,8 +26,8 @@ void mdl_hw_close(MdlState *s, uint32_t at, uint32_t n)
     s->len -= n;
 }
 
-void mdl_hw_line_text(const Model *m, int l, const int64_t *v, char *buf,
-                      size_t len)
+void mdl_hw_describe(const Model *m, int l, const int64_t *v, char *buf,
+                     size_t len)
 {
     const Hw *h = hw_of(m);
     size_t n = (size_t)snprintf(buf, len, "line %d (", (int)h->lno[l]);
@@ -49,7 +49,7 @@ void mdl_hw_limit(MdlError *e, const char *what)
     snprintf(e->msg, sizeof e->msg, "hw: %s", what);
 }
 
-/* ---- layout -------------------------------------------------------------- */
+/* ---- layout ------------------------------------------------------------- */
 
 static int32_t *ints(Model *m, int32_t n)
 {
@@ -170,7 +170,8 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     h->t_wr = nl;
     h->t_pc = nl + h->nlw;
     h->t_stride = h->t_pc + h->npw;
-    h->snap = lit_arena_alloc(m->arena, (2 * (size_t)nl + 1) * sizeof *h->snap);
+    h->snap = lit_arena_alloc(m->arena,
+                              (2 * (size_t)nl + 1) * sizeof *h->snap);
     h->ca = lit_arena_alloc(m->arena, ((size_t)h->maxlnw + 1) * sizeof *h->ca);
     h->cb = lit_arena_alloc(m->arena, ((size_t)h->maxlnw + 1) * sizeof *h->cb);
     /* every line lists at most (m+1)^2 pairs, m <= HW_MAXLOG in total */
@@ -268,7 +269,7 @@ static int hw_image_fn(Model *m, const MdlState *s, uint32_t pm_off,
 {
     const Hw *h = hw_of(m);
     if (!h->naive)
-        return mdl_hw_images(m, s, pm_off, fn, ctx);
+        return mdl_hw_image_all(m, s, pm_off, fn, ctx);
     memset(m->img, 0, (size_t)m->p->pm_words * sizeof *m->img);
     for (int32_t i = 0; i < h->nw; i++)
         m->img[h->cword[i]] = (int64_t)s->w[pm_off + h->r_nvm + (uint32_t)i];
@@ -308,7 +309,7 @@ static int hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
 {
     if (m->naive)
         return 0;
-    return mdl_hw_pending(m, s, pm_off, out, max);
+    return mdl_hw_image_pending(m, s, pm_off, out, max);
 }
 
 const MdlOps mdl_hw_ops = {

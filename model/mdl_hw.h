@@ -134,8 +134,8 @@ static inline void hw_setbyte(MdlState *s, uint32_t at, int c, int v)
 void mdl_hw_open(MdlState *s, uint32_t at, uint32_t n);
 void mdl_hw_close(MdlState *s, uint32_t at, uint32_t n);
 /* "line 0 (x = 1, y = 0)" into buf, from values v of the line's words. */
-void mdl_hw_line_text(const Model *m, int l, const int64_t *v, char *buf,
-                      size_t len);
+void mdl_hw_describe(const Model *m, int l, const int64_t *v, char *buf,
+                     size_t len);
 void mdl_hw_limit(MdlError *e, const char *what);
 
 /* mdl_hw_naive.c */
@@ -159,10 +159,9 @@ typedef struct {
     uint64_t C;
 } HwLine;
 
-/* One default-mode hook call: its context, and what mdl_hw_step_end needs
-   from mdl_hw_step_begin. */
+/* One default-mode hook call (mdl_hw_line.c): its context, and what its
+   end needs from its beginning. */
 typedef struct {
-    Model *m;
     MdlState *s;
     const MdlLaunch *L;
     Hw *h;
@@ -190,37 +189,39 @@ int mdl_hw_line_join_event(Model *m, MdlState *s, const MdlLaunch *L,
 HwLine mdl_hw_line_get(const Hw *h, const MdlState *s, uint32_t pm_off, int l);
 void mdl_hw_line_put(const Hw *h, MdlState *s, uint32_t pm_off, int l,
                      const HwLine *ln);
-int mdl_hw_log_len(const Hw *h, const MdlState *s, uint32_t pm_off);
-uint32_t mdl_hw_log_at(const Hw *h, const MdlState *s, uint32_t pm_off,
-                       int l);
+int mdl_hw_line_nlog(const Hw *h, const MdlState *s, uint32_t pm_off);
+/* Index of line l's first log entry in the state. */
+uint32_t mdl_hw_line_log(const Hw *h, const MdlState *s, uint32_t pm_off,
+                         int l);
 /* Index of the last st entry at or before entry i of line l (0: none). */
-int mdl_hw_last_st(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
-                   int i);
+int mdl_hw_line_last_st(const Hw *h, const MdlState *s, uint32_t pm_off,
+                        int l, int i);
 
 /* mdl_hw_frame.c */
-uint32_t mdl_hw_frames_at(const Hw *h, const MdlState *s, uint32_t pm_off,
-                          int c);
-int mdl_hw_nframes(const Hw *h, const MdlState *s, uint32_t pm_off, int c);
+uint32_t mdl_hw_frame_at(const Hw *h, const MdlState *s, uint32_t pm_off,
+                         int c);
+int mdl_hw_frame_count(const Hw *h, const MdlState *s, uint32_t pm_off,
+                       int c);
 /* Summary (m, W, C) of line l in past frame f of its controller. */
 HwLine mdl_hw_frame_line(const Hw *h, const MdlState *s, uint32_t pm_off,
                          int f, int l);
-void mdl_hw_frames_drop(HwStep *x, int c, int k);
-void mdl_hw_frames_clear(HwStep *x);
-int mdl_hw_frames_update(HwStep *x);
-void mdl_hw_frames_shift(HwStep *x, int l, int g);
-int mdl_hw_frames_min(HwStep *x, int l);
+void mdl_hw_frame_drop(HwStep *x, int c, int k);
+void mdl_hw_frame_clear(HwStep *x);
+int mdl_hw_frame_update(HwStep *x);
+void mdl_hw_frame_shift(HwStep *x, int l, int g);
+int mdl_hw_frame_min(HwStep *x, int l);
 
 /* mdl_hw_image.c */
 /* Contents of line l when its last write-back was right after entry j and
    its write-throughs up to entry k had completed. */
-void mdl_hw_content(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
-                    int j, int k, int64_t *out);
+void mdl_hw_image_content(const Hw *h, const MdlState *s, uint32_t pm_off,
+                          int l, int j, int k, int64_t *out);
 /* Whether every line image of summary a is one of summary b (line l). */
-int mdl_hw_subset(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
-                  const HwLine *a, const HwLine *b);
-int mdl_hw_images(Model *m, const MdlState *s, uint32_t pm_off,
-                  MdlImageFn fn, void *ctx);
-int mdl_hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
-                   MdlPending *out, int max);
+int mdl_hw_image_subset(const Hw *h, const MdlState *s, uint32_t pm_off,
+                        int l, const HwLine *a, const HwLine *b);
+int mdl_hw_image_all(Model *m, const MdlState *s, uint32_t pm_off,
+                     MdlImageFn fn, void *ctx);
+int mdl_hw_image_pending(const Model *m, const MdlState *s, uint32_t pm_off,
+                         MdlPending *out, int max);
 
 #endif

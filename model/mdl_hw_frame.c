@@ -23,7 +23,8 @@
 
 #include "model/mdl_hw.h"
 
-int mdl_hw_nframes(const Hw *h, const MdlState *s, uint32_t pm_off, int c)
+int mdl_hw_frame_count(const Hw *h, const MdlState *s, uint32_t pm_off,
+                       int c)
 {
     if (!h->vol)
         return 0;
@@ -36,13 +37,13 @@ static void set_nframes(const Hw *h, MdlState *s, uint32_t pm_off, int c,
     mdl_set(s, pm_off + h->r_cf + (uint32_t)c, (uint64_t)n);
 }
 
-uint32_t mdl_hw_frames_at(const Hw *h, const MdlState *s, uint32_t pm_off,
-                          int c)
+uint32_t mdl_hw_frame_at(const Hw *h, const MdlState *s, uint32_t pm_off,
+                         int c)
 {
     uint32_t at = pm_off + h->r_fixed +
-                  2u * (uint32_t)mdl_hw_log_len(h, s, pm_off);
+                  2u * (uint32_t)mdl_hw_line_nlog(h, s, pm_off);
     for (int k = 0; k < c; k++)
-        at += 2u * (uint32_t)(mdl_hw_nframes(h, s, pm_off, k) * h->cnl[k]);
+        at += 2u * (uint32_t)(mdl_hw_frame_count(h, s, pm_off, k) * h->cnl[k]);
     return at;
 }
 
@@ -50,7 +51,7 @@ static uint32_t frame_line_at(const Hw *h, const MdlState *s,
                               uint32_t pm_off, int f, int l)
 {
     int c = h->lctl[l];
-    return mdl_hw_frames_at(h, s, pm_off, c) +
+    return mdl_hw_frame_at(h, s, pm_off, c) +
            2u * (uint32_t)(f * h->cnl[c] + h->lpos[l]);
 }
 
@@ -85,25 +86,26 @@ static int ptr_removed(int p, int f)
     return p > f ? p - 1 : p;
 }
 
-void mdl_hw_frames_drop(HwStep *x, int c, int k)
+void mdl_hw_frame_drop(HwStep *x, int c, int k)
 {
     const Hw *h = x->h;
     uint32_t pm_off = x->L->pm_off;
-    int n = mdl_hw_nframes(h, x->s, pm_off, c);
+    int n = mdl_hw_frame_count(h, x->s, pm_off, c);
     if (k > n)
         k = n;
     if (!k)
         return;
-    mdl_hw_close(x->s, mdl_hw_frames_at(h, x->s, pm_off, c),
+    mdl_hw_close(x->s, mdl_hw_frame_at(h, x->s, pm_off, c),
                  2u * (uint32_t)(k * h->cnl[c]));
     set_nframes(h, x->s, pm_off, c, n - k);
     map_ptrs(x, c, ptr_sub, k);
 }
 
-void mdl_hw_frames_clear(HwStep *x)
+void mdl_hw_frame_clear(HwStep *x)
 {
     for (int32_t c = 0; c < x->h->nc; c++) {
-        mdl_hw_frames_drop(x, c, mdl_hw_nframes(x->h, x->s, x->L->pm_off, c));
+        mdl_hw_frame_drop(x, c,
+                          mdl_hw_frame_count(x->h, x->s, x->L->pm_off, c));
         map_ptrs(x, c, ptr_sub, 255);
     }
 }
@@ -112,10 +114,11 @@ static void remove_frame(HwStep *x, int c, int f)
 {
     const Hw *h = x->h;
     uint32_t pm_off = x->L->pm_off;
-    mdl_hw_close(x->s, mdl_hw_frames_at(h, x->s, pm_off, c) +
+    mdl_hw_close(x->s, mdl_hw_frame_at(h, x->s, pm_off, c) +
                        2u * (uint32_t)(f * h->cnl[c]),
                  2u * (uint32_t)h->cnl[c]);
-    set_nframes(h, x->s, pm_off, c, mdl_hw_nframes(h, x->s, pm_off, c) - 1);
+    set_nframes(h, x->s, pm_off, c,
+                mdl_hw_frame_count(h, x->s, pm_off, c) - 1);
     map_ptrs(x, c, ptr_removed, f);
 }
 
@@ -144,23 +147,23 @@ static int covered(const HwStep *x, int c, int f)
         int l = h->clines[h->cfirst[c] + i];
         HwLine a = mdl_hw_frame_line(h, x->s, pm_off, f, l);
         HwLine b = mdl_hw_line_get(h, x->s, pm_off, l);
-        if (!mdl_hw_subset(h, x->s, pm_off, l, &a, &b))
+        if (!mdl_hw_image_subset(h, x->s, pm_off, l, &a, &b))
             return 0;
     }
     return 1;
 }
 
-int mdl_hw_frames_update(HwStep *x)
+int mdl_hw_frame_update(HwStep *x)
 {
     const Hw *h = x->h;
     MdlState *s = x->s;
     uint32_t pm_off = x->L->pm_off;
     for (int32_t c = 0; c < h->nc; c++) {
-        int n = mdl_hw_nframes(h, s, pm_off, c);
+        int n = mdl_hw_frame_count(h, s, pm_off, c);
         if (!changed(x, c))
             continue;
         if (!x->drained) {
-            uint32_t at = mdl_hw_frames_at(h, s, pm_off, c) +
+            uint32_t at = mdl_hw_frame_at(h, s, pm_off, c) +
                           2u * (uint32_t)(n * h->cnl[c]);
             if (n >= HW_MAXFRAMES ||
                 s->len + 2u * (uint32_t)h->cnl[c] >
@@ -181,11 +184,11 @@ int mdl_hw_frames_update(HwStep *x)
     return 0;
 }
 
-void mdl_hw_frames_shift(HwStep *x, int l, int g)
+void mdl_hw_frame_shift(HwStep *x, int l, int g)
 {
     const Hw *h = x->h;
     uint32_t pm_off = x->L->pm_off;
-    int n = mdl_hw_nframes(h, x->s, pm_off, h->lctl[l]);
+    int n = mdl_hw_frame_count(h, x->s, pm_off, h->lctl[l]);
     for (int f = 0; f < n; f++) {
         uint32_t at = frame_line_at(h, x->s, pm_off, f, l);
         HwLine ln = mdl_hw_frame_line(h, x->s, pm_off, f, l);
@@ -197,11 +200,11 @@ void mdl_hw_frames_shift(HwStep *x, int l, int g)
     }
 }
 
-int mdl_hw_frames_min(HwStep *x, int l)
+int mdl_hw_frame_min(HwStep *x, int l)
 {
     const Hw *h = x->h;
     uint32_t pm_off = x->L->pm_off;
-    int n = mdl_hw_nframes(h, x->s, pm_off, h->lctl[l]), g = 64;
+    int n = mdl_hw_frame_count(h, x->s, pm_off, h->lctl[l]), g = 64;
     for (int f = 0; f < n; f++) {
         HwLine ln = mdl_hw_frame_line(h, x->s, pm_off, f, l);
         int k = ln.C ? __builtin_ctzll(ln.C) : 64;

@@ -18,10 +18,10 @@
 #define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
 #define E_KIND(x) ((int)((x) >> 32))
 
-void mdl_hw_content(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
-                    int j, int k, int64_t *out)
+void mdl_hw_image_content(const Hw *h, const MdlState *s, uint32_t pm_off,
+                          int l, int j, int k, int64_t *out)
 {
-    uint32_t at = mdl_hw_log_at(h, s, pm_off, l);
+    uint32_t at = mdl_hw_line_log(h, s, pm_off, l);
     for (int32_t i = 0; i < h->lnw[l]; i++)
         out[i] = (int64_t)s->w[pm_off + h->r_base +
                                (uint32_t)(h->lfirst[l] + i)];
@@ -36,7 +36,7 @@ void mdl_hw_content(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
 static int is_wt(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
                  int e)
 {
-    uint32_t at = mdl_hw_log_at(h, s, pm_off, l);
+    uint32_t at = mdl_hw_line_log(h, s, pm_off, l);
     return E_KIND(s->w[at + 2u * (uint32_t)(e - 1)]) == HW_WT;
 }
 
@@ -68,7 +68,7 @@ typedef struct {
 static int look(void *arg, int j, int k)
 {
     Look *q = arg;
-    mdl_hw_content(q->h, q->s, q->pm_off, q->l, j, k, q->h->cb);
+    mdl_hw_image_content(q->h, q->s, q->pm_off, q->l, j, k, q->h->cb);
     q->found = !memcmp(q->h->cb, q->want,
                        (size_t)q->h->lnw[q->l] * sizeof *q->want);
     return q->found;
@@ -83,15 +83,16 @@ typedef struct {
 static int sub_one(void *arg, int j, int k)
 {
     Sub *u = arg;
-    mdl_hw_content(u->q.h, u->q.s, u->q.pm_off, u->q.l, j, k, u->q.h->ca);
+    mdl_hw_image_content(u->q.h, u->q.s, u->q.pm_off, u->q.l, j, k,
+                         u->q.h->ca);
     u->q.found = 0;
     each_pair(u->q.h, u->q.s, u->q.pm_off, u->q.l, u->b, look, &u->q);
     u->missing = !u->q.found;
     return u->missing;
 }
 
-int mdl_hw_subset(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
-                  const HwLine *a, const HwLine *b)
+int mdl_hw_image_subset(const Hw *h, const MdlState *s, uint32_t pm_off,
+                        int l, const HwLine *a, const HwLine *b)
 {
     Sub u;
     u.q.h = h;
@@ -105,7 +106,7 @@ int mdl_hw_subset(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
     return !u.missing;
 }
 
-/* ---- enumeration ------------------------------------------------------------ */
+/* ---- enumeration -------------------------------------------------------- */
 
 typedef struct {
     Model *m;
@@ -136,12 +137,12 @@ static int keep_new(void *arg, int j, int k)
     const Hw *h = E->h;
     int nw = h->lnw[E->l];
     uint64_t hs;
-    mdl_hw_content(h, E->s, E->pm_off, E->l, j, k, h->ca);
+    mdl_hw_image_content(h, E->s, E->pm_off, E->l, j, k, h->ca);
     hs = content_hash(h->ca, nw);
     for (int i = 0; i < E->n; i++) {
         if (h->phash[i] != hs)
             continue;
-        mdl_hw_content(h, E->s, E->pm_off, E->l, E->out[2 * i],
+        mdl_hw_image_content(h, E->s, E->pm_off, E->l, E->out[2 * i],
                        E->out[2 * i + 1], h->cb);
         if (!memcmp(h->ca, h->cb, (size_t)nw * sizeof *h->ca))
             return 0;
@@ -155,7 +156,7 @@ static int keep_new(void *arg, int j, int k)
 
 static HwLine summary(const Enum *E, int f, int l)
 {
-    if (f < mdl_hw_nframes(E->h, E->s, E->pm_off, E->h->lctl[l]))
+    if (f < mdl_hw_frame_count(E->h, E->s, E->pm_off, E->h->lctl[l]))
         return mdl_hw_frame_line(E->h, E->s, E->pm_off, f, l);
     return mdl_hw_line_get(E->h, E->s, E->pm_off, l);
 }
@@ -190,7 +191,7 @@ static int line(Enum *E, int c, int f, int i, uint64_t inc, uint32_t used)
     n = E->n;
     for (int p = 0; p < n; p++) {
         int j = pairs[2 * p], k = pairs[2 * p + 1];
-        mdl_hw_content(h, E->s, E->pm_off, l, j, k, h->ca);
+        mdl_hw_image_content(h, E->s, E->pm_off, l, j, k, h->ca);
         for (int32_t w = 0; w < h->lnw[l]; w++)
             E->m->img[h->cword[h->lfirst[l] + w]] = h->ca[w];
         if (line(E, c, f, i + 1, inc | included(E, l, j, k),
@@ -205,15 +206,15 @@ static int ctl(Enum *E, int c, uint64_t inc, uint32_t used)
     int nf;
     if (c == E->h->nc)
         return E->fn(E->ctx, E->m->img, inc);
-    nf = mdl_hw_nframes(E->h, E->s, E->pm_off, c);
+    nf = mdl_hw_frame_count(E->h, E->s, E->pm_off, c);
     for (int f = 0; f <= nf; f++)
         if (line(E, c, f, 0, inc, used))
             return 1;
     return 0;
 }
 
-int mdl_hw_images(Model *m, const MdlState *s, uint32_t pm_off,
-                  MdlImageFn fn, void *ctx)
+int mdl_hw_image_all(Model *m, const MdlState *s, uint32_t pm_off,
+                     MdlImageFn fn, void *ctx)
 {
     const Hw *h = hw_of(m);
     uint32_t *sl = h->lslot, n = 0;
@@ -233,13 +234,13 @@ int mdl_hw_images(Model *m, const MdlState *s, uint32_t pm_off,
     return ctl(&E, 0, 0, 0);
 }
 
-int mdl_hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
-                   MdlPending *out, int max)
+int mdl_hw_image_pending(const Model *m, const MdlState *s, uint32_t pm_off,
+                         MdlPending *out, int max)
 {
     const Hw *h = hw_of(m);
     int n = 0;
     for (int32_t l = 0; l < h->nl; l++) {
-        uint32_t at = mdl_hw_log_at(h, s, pm_off, l);
+        uint32_t at = mdl_hw_line_log(h, s, pm_off, l);
         int ml = mdl_hw_line_get(h, s, pm_off, l).m;
         for (int e = 0; e < ml; e++, n++)
             if (n < max) {

@@ -61,7 +61,7 @@ void mdl_hw_line_put(const Hw *h, MdlState *s, uint32_t pm_off, int l,
     mdl_set(s, pm_off + h->r_lc + (uint32_t)l, ln->C);
 }
 
-int mdl_hw_log_len(const Hw *h, const MdlState *s, uint32_t pm_off)
+int mdl_hw_line_nlog(const Hw *h, const MdlState *s, uint32_t pm_off)
 {
     int n = 0;
     for (int32_t l = 0; l < h->nl; l++)
@@ -69,9 +69,8 @@ int mdl_hw_log_len(const Hw *h, const MdlState *s, uint32_t pm_off)
     return n;
 }
 
-/* Index of line l's first log entry. */
-uint32_t mdl_hw_log_at(const Hw *h, const MdlState *s, uint32_t pm_off,
-                       int l)
+uint32_t mdl_hw_line_log(const Hw *h, const MdlState *s, uint32_t pm_off,
+                         int l)
 {
     uint32_t at = pm_off + h->r_fixed;
     for (int32_t k = 0; k < l; k++)
@@ -79,10 +78,10 @@ uint32_t mdl_hw_log_at(const Hw *h, const MdlState *s, uint32_t pm_off,
     return at;
 }
 
-int mdl_hw_last_st(const Hw *h, const MdlState *s, uint32_t pm_off, int l,
-                   int i)
+int mdl_hw_line_last_st(const Hw *h, const MdlState *s, uint32_t pm_off,
+                        int l, int i)
 {
-    uint32_t at = mdl_hw_log_at(h, s, pm_off, l);
+    uint32_t at = mdl_hw_line_log(h, s, pm_off, l);
     for (; i > 0; i--)
         if (E_KIND(s->w[at + 2u * (uint32_t)(i - 1)]) == HW_ST)
             return i;
@@ -109,7 +108,7 @@ void mdl_hw_line_init(Model *m, MdlState *s, uint32_t pm_off)
         s->w[pm_off + h->r_lc + (uint32_t)l] = 1;
 }
 
-/* ---- thread words --------------------------------------------------------- */
+/* ---- thread words ------------------------------------------------------- */
 
 static int pt_p(const HwStep *x, int t, int l)
 {
@@ -128,14 +127,14 @@ static void pt_set(HwStep *x, int t, int l, int p, int wt)
             (uint64_t)p | (uint64_t)wt << 8);
 }
 
-/* ---- one hook call -------------------------------------------------------- */
+/* ---- one hook call ------------------------------------------------------ */
 
 /* The pre-step slot numbering, rebuilt from what earlier hooks of the same
    step left in info (removed: pre-step slots; created: current slot). */
 static void orig_begin(HwStep *x)
 {
     Hw *h = x->h;
-    int n = mdl_hw_log_len(h, x->s, x->L->pm_off), k = 0;
+    int n = mdl_hw_line_nlog(h, x->s, x->L->pm_off), k = 0;
     uint64_t removed = x->info ? x->info->removed : 0;
     int created = x->info ? x->info->created : -1;
     for (int i = 0; i < n; i++) {
@@ -148,7 +147,8 @@ static void orig_begin(HwStep *x)
         h->orig[i] = (int16_t)k++;
     }
     x->norig = n;
-    x->npre = n - (created >= 0 && created < n) + __builtin_popcountll(removed);
+    x->npre = n - (created >= 0 && created < n) +
+              __builtin_popcountll(removed);
 }
 
 static void orig_insert(HwStep *x, int pos)
@@ -195,11 +195,11 @@ static void rebase(HwStep *x, int l, int g)
     int slot0 = 0;
     for (int32_t k = 0; k < l; k++)
         slot0 += mdl_hw_line_get(h, s, pm_off, k).m;
-    mdl_hw_content(h, s, pm_off, l, g, g, h->ca);
+    mdl_hw_image_content(h, s, pm_off, l, g, g, h->ca);
     for (int32_t i = 0; i < h->lnw[l]; i++)
         mdl_set(s, pm_off + h->r_base + (uint32_t)(h->lfirst[l] + i),
                 (uint64_t)h->ca[i]);
-    mdl_hw_close(s, mdl_hw_log_at(h, s, pm_off, l), 2u * (uint32_t)g);
+    mdl_hw_close(s, mdl_hw_line_log(h, s, pm_off, l), 2u * (uint32_t)g);
     orig_remove(x, slot0, g);
     ln.m -= g;
     ln.C >>= g;
@@ -210,7 +210,7 @@ static void rebase(HwStep *x, int l, int g)
         pt_set(x, t, l, p > g ? p - g : 0, wt > g ? wt - g : 0);
     }
     if (h->vol)
-        mdl_hw_frames_shift(x, l, g);
+        mdl_hw_frame_shift(x, l, g);
 }
 
 /* A bound that can no longer prune anything is zero, so that equal
@@ -240,7 +240,7 @@ static int end(HwStep *x)
     const Hw *h = x->h;
     uint32_t room = x->L->pm_off + h->r_fixed + HW_VAR_WORDS;
     normalise(x);
-    if (h->vol && mdl_hw_frames_update(x)) {
+    if (h->vol && mdl_hw_frame_update(x)) {
         mdl_hw_limit(x->e, "too long a history of write-pending queues");
         return MDL_FAILED;
     }
@@ -248,7 +248,7 @@ static int end(HwStep *x)
         HwLine ln = mdl_hw_line_get(h, x->s, x->L->pm_off, l);
         int g = min_c(ln.C);
         if (h->vol) {
-            int f = mdl_hw_frames_min(x, l);
+            int f = mdl_hw_frame_min(x, l);
             g = f < g ? f : g;
         }
         if (g > 0 && g < 64)
@@ -257,7 +257,7 @@ static int end(HwStep *x)
     if (x->e && h->vol) {
         int full = x->s->len + 2u * (uint32_t)h->nl > room;
         for (int32_t c = 0; c < h->nc; c++)
-            full |= mdl_hw_nframes(h, x->s, x->L->pm_off, c) >=
+            full |= mdl_hw_frame_count(h, x->s, x->L->pm_off, c) >=
                     HW_MAXFRAMES - 1;
         if (full) {
             mdl_hw_limit(x->e, "too long a history of write-pending queues");
@@ -281,7 +281,6 @@ static void snapshot(HwStep *x)
 static void begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
                   MdlStepInfo *info, MdlError *e)
 {
-    x->m = m;
     x->s = s;
     x->L = L;
     x->h = hw_of(m);
@@ -292,7 +291,7 @@ static void begin(HwStep *x, Model *m, MdlState *s, const MdlLaunch *L,
     orig_begin(x);
 }
 
-/* ---- thread actions ------------------------------------------------------- */
+/* ---- thread actions ----------------------------------------------------- */
 
 int mdl_hw_line_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                       int32_t dw, int64_t v, int op, MdlStepInfo *info,
@@ -307,20 +306,20 @@ int mdl_hw_line_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     h = x.h;
     l = h->wline[dw];
     ln = mdl_hw_line_get(h, s, L->pm_off, l);
-    if (mdl_hw_log_len(h, s, L->pm_off) >= HW_MAXLOG || ln.m >= 63) {
+    if (mdl_hw_line_nlog(h, s, L->pm_off) >= HW_MAXLOG || ln.m >= 63) {
         mdl_hw_limit(e, "more than 64 line writes pending in one state");
         return MDL_FAILED;
     }
     for (int32_t k = 0; k <= l; k++)
         slot0 += mdl_hw_line_get(h, s, L->pm_off, k).m;
-    at = mdl_hw_log_at(h, s, L->pm_off, l) + 2u * (uint32_t)ln.m;
+    at = mdl_hw_line_log(h, s, L->pm_off, l) + 2u * (uint32_t)ln.m;
     mdl_hw_open(s, at, 2);
     mdl_set(s, at, (uint64_t)(uint32_t)dw |
                    (uint64_t)(wt ? HW_WT : HW_ST) << 32);
     mdl_set(s, at + 1, (uint64_t)v);
     orig_insert(&x, slot0);
     ln.m++;
-    if (!wt || mdl_hw_last_st(h, s, L->pm_off, l, ln.m - 1) > min_c(ln.C))
+    if (!wt || mdl_hw_line_last_st(h, s, L->pm_off, l, ln.m - 1) > min_c(ln.C))
         ln.C |= 1ull << ln.m;
     mdl_hw_line_put(h, s, L->pm_off, l, &ln);
     if (wt)
@@ -335,7 +334,7 @@ static void request(HwStep *x, int t, int l)
 {
     const Hw *h = x->h;
     HwLine ln = mdl_hw_line_get(h, x->s, x->L->pm_off, l);
-    int sm = mdl_hw_last_st(h, x->s, x->L->pm_off, l, ln.m);
+    int sm = mdl_hw_line_last_st(h, x->s, x->L->pm_off, l, ln.m);
     if (sm <= min_c(ln.C)) {
         mdl_info_effect(x->info, "line %d is clean", (int)h->lno[l]);
         return;
@@ -372,7 +371,7 @@ static void fence(HwStep *x, int t)
         if (k) {
             mdl_info_effect(x->info, "controller %d drained up to the "
                             "pcommit", (int)h->cno[c]);
-            mdl_hw_frames_drop(x, c, k);
+            mdl_hw_frame_drop(x, c, k);
             hw_setbyte(x->s, hw_tw(x->L, t, h->t_pc), c, 0);
         }
     }
@@ -385,7 +384,7 @@ static void pbar(HwStep *x, int first, int n)
     uint32_t pm_off = x->L->pm_off;
     for (int32_t l = 0; l < h->nl; l++) {
         HwLine ln = mdl_hw_line_get(h, x->s, pm_off, l);
-        int cover = 0, sm = mdl_hw_last_st(h, x->s, pm_off, l, ln.m);
+        int cover = 0, sm = mdl_hw_line_last_st(h, x->s, pm_off, l, ln.m);
         for (int t = first; t < first + n; t++) {
             cover |= hw_bit(x->s, hw_tw(x->L, t, h->t_wr), l);
             prune(&ln, pt_p(x, t, l));
@@ -401,7 +400,7 @@ static void pbar(HwStep *x, int first, int n)
         mdl_hw_line_put(h, x->s, pm_off, l, &ln);
     }
     if (h->vol) {
-        mdl_hw_frames_clear(x);
+        mdl_hw_frame_clear(x);
         x->drained = 1;
         mdl_info_effect(x->info, "every write-pending queue drained");
     }
@@ -422,13 +421,13 @@ int mdl_hw_line_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     case LIT_L2WB:
         for (int32_t l = 0; l < h->nl; l++) {
             HwLine ln = mdl_hw_line_get(h, s, L->pm_off, l);
-            if (mdl_hw_last_st(h, s, L->pm_off, l, ln.m) > min_c(ln.C))
+            if (mdl_hw_line_last_st(h, s, L->pm_off, l, ln.m) > min_c(ln.C))
                 request(&x, slot, l);
         }
         break;
     case LIT_PCOMMIT:
         for (int32_t c = 0; h->vol && c < h->nc; c++) {
-            int nf = mdl_hw_nframes(h, s, L->pm_off, c);
+            int nf = mdl_hw_frame_count(h, s, L->pm_off, c);
             if (nf > hw_byte(s, hw_tw(L, slot, h->t_pc), c))
                 hw_setbyte(s, hw_tw(L, slot, h->t_pc), c, nf);
         }

@@ -67,7 +67,7 @@ void mdl_hw_naive_init(Model *m, MdlState *s, uint32_t pm_off)
         s->w[pm_off + h->r_nvm + (uint32_t)i] = s->w[pm_off + (uint32_t)i];
 }
 
-/* ---- writing toward a controller ----------------------------------------- */
+/* ---- writing toward a controller ---------------------------------------- */
 
 static void nvm_line(const Hw *h, MdlState *s, uint32_t pm_off, int l,
                      const uint64_t *v)
@@ -154,7 +154,7 @@ static void writeback(Model *m, MdlState *s, const MdlLaunch *L, int l,
     }
     toward(m, s, pm_off, l, -1, v, what, sizeof what);
     if (info) {
-        mdl_hw_line_text(m, l, iv, text, sizeof text);
+        mdl_hw_describe(m, l, iv, text, sizeof text);
         mdl_info_effect(info, "%s written back, %s", text, what);
     }
     hw_setbit(s, pm_off + h->r_dirty, l, 0);
@@ -182,7 +182,7 @@ static void drain(Model *m, MdlState *s, const MdlLaunch *L, int c,
         if (info) {
             for (int32_t i = 0; i < h->lnw[l]; i++)
                 iv[i] = (int64_t)s->w[at + 1 + (uint32_t)i];
-            mdl_hw_line_text(m, l, iv, text, sizeof text);
+            mdl_hw_describe(m, l, iv, text, sizeof text);
             mdl_info_effect(info, "%s persists", text);
         }
     } else {
@@ -206,7 +206,7 @@ static void drain(Model *m, MdlState *s, const MdlLaunch *L, int c,
     }
 }
 
-/* ---- thread actions ------------------------------------------------------- */
+/* ---- thread actions ----------------------------------------------------- */
 
 /* Events that may come to be enabled at once without another thread
    step: events never raise dirty lines + write-throughs + nonempty queues,
@@ -376,7 +376,7 @@ int mdl_hw_naive_join(Model *m, MdlState *s, const MdlLaunch *L)
     return MDL_OK;
 }
 
-/* ---- events --------------------------------------------------------------- */
+/* ---- events ------------------------------------------------------------- */
 
 int mdl_hw_naive_events(Model *m, const MdlState *s, const MdlLaunch *L,
                         uint32_t *codes, int max)

@@ -1,7 +1,7 @@
 /*
  * hw_gen.h — random small litmus programs for the hw model's equivalence
  * tests: 1-3 threads (one CTA or several, sometimes a second kernel and a
- * recovery kernel), 2-4 PM words pinned to 1-4 lines of four words, lines
+ * recovery kernel), 2-4 PM words pinned to 1-3 lines of four words, lines
  * on one, two or eight controllers, a durable or volatile WPQ, and bodies
  * drawn from st, st.wt, ld, atom.add, clwb, clflush, l2wb, pcommit, sfence,
  * membar.cta, pbar, pbar.wg, pbar.kr, psync and bar.sync (grid.sync on

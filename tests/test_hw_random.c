@@ -9,7 +9,8 @@
  * By default 1000 programs of size 1 and 200 of size 2 (twice as many
  * instructions; the few too large for the naive explorer are counted and
  * skipped, at most one in twenty). For longer runs GPMC_HW_SEEDS=N runs N
- * seeds from GPMC_HW_FIRST (default 1) at size GPMC_HW_SIZE (default 1).
+ * seeds from GPMC_HW_FIRST (default 1) at size GPMC_HW_SIZE (default 1),
+ * and GPMC_HW_WALK=N walks N of them state by state.
  */
 #include <dirent.h>
 
@@ -134,7 +135,7 @@ static void test_random_larger_programs_agree(void **state)
         run_seeds(1, 200, 2);
 }
 
-/* ---- state by state ---------------------------------------------------------
+/* ---- state by state -------------------------------------------------
 
    A stronger check than equal unions: walk the default mode's executions
    (every thread step and join event, depth first) and keep, next to each
@@ -444,7 +445,10 @@ static void walk_seeds(int first, int n, int size, int64_t limit)
 static void test_states_agree(void **state)
 {
     (void)state;
-    if (!getenv("GPMC_HW_SEEDS"))
+    if (getenv("GPMC_HW_WALK"))
+        walk_seeds(env_int("GPMC_HW_FIRST", 1), env_int("GPMC_HW_WALK", 0),
+                   env_int("GPMC_HW_SIZE", 1), 200000);
+    else if (!getenv("GPMC_HW_SEEDS"))
         walk_seeds(1, 300, 1, 20000);
 }
 

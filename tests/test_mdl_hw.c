@@ -9,8 +9,8 @@
 #include "tests/check_util.h"
 
 /* Runs text under hw in both modes; checks that both finish with the
-   given crash outcomes (unless NULL) and verdicts, and returns the default report (the
-   caller frees it) for further checks. */
+   given crash outcomes (unless NULL) and verdicts, and returns the default
+   report (the caller frees it) for further checks. */
 static ChkReport *both(const char *text, const char *crash,
                        const char *verdicts)
 {
@@ -181,12 +181,14 @@ static void test_volatile_wpq(void **state)
     (void)state;
     snprintf(text, sizeof text, "%s"
              "kernel k grid 1 block 1 {\n"
-             "  st x, 1\n  clwb x\n  sfence\n  st f, 1\n  clwb f\n  sfence\n}\n"
+             "  st x, 1\n  clwb x\n  sfence\n"
+             "  st f, 1\n  clwb f\n  sfence\n}\n"
              "check crash ~exists (f == 1 && x == 0)\n", cfg);
     check(text, "f=0; x=0|f=0; x=1|f=1; x=0|f=1; x=1", "No");
     snprintf(text, sizeof text, "%s"
              "kernel k grid 1 block 1 {\n"
-             "  st x, 1\n  clwb x\n  sfence\n  pcommit\n  sfence\n  st f, 1\n}\n"
+             "  st x, 1\n  clwb x\n  sfence\n"
+             "  pcommit\n  sfence\n  st f, 1\n}\n"
              "check crash ~exists (f == 1 && x == 0)\n", cfg);
     check(text, "f=0; x=0|f=0; x=1|f=1; x=1", "Ok");
     snprintf(text, sizeof text, "%s"
