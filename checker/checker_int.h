@@ -27,15 +27,22 @@
 #define CHK_NONE 0xFFFFFFFFu
 
 /* An interning table of word vectors: ids are dense, in insertion order;
-   keys live in one growing array; lookups by open addressing. */
+   keys live in one growing array; lookups by open addressing. A slot holds
+   the id + 1 (0: empty) in its low half and the top half of the key's hash
+   in its high half, so a probe rejects most other keys without touching
+   them. */
+typedef struct {
+    uint64_t off;                       /* first word in words */
+    uint32_t len;
+} ChkKey;
+
 typedef struct {
     uint64_t *words;
     size_t nwords, capw;
-    uint64_t *off;
-    uint32_t *len;
-    uint64_t *hash;
+    ChkKey *key;
+    uint64_t *hash;                     /* full hashes, for growing */
     uint32_t n, cap;
-    uint32_t *slot;                     /* id + 1, 0 empty */
+    uint64_t *slot;
     uint32_t nslot;                     /* power of two */
 } ChkTable;
 
@@ -109,7 +116,11 @@ typedef struct ChkRun {
     int64_t *pm, *dram;                 /* observation scratch */
     uint64_t *obuf;                     /* observation key scratch */
 
-    ChkTable images;                    /* PM images */
+    ChkTable images;                    /* PM images, over the used words */
+    int32_t *used;                      /* PM words that belong to a decl */
+    uint32_t nused;
+    uint64_t *ibuf;                     /* an image key */
+    int64_t *ifull;                     /* an image, expanded */
     ChkVec img_state;                   /* first main crash point, or NONE */
     ChkTable pkeys;                     /* persistency region -> images */
     ChkVec pk_first, pk_count, pk_imgs; /* image ids per key */
@@ -179,6 +190,9 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery);
    pk_imgs and count. */
 uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
                        uint32_t *count);
+
+/* An image as all pm_words words (gaps zero), into out. */
+void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out);
 
 /* chk_cond.c */
 void chk_proj_build(ChkRun *R);

@@ -59,11 +59,11 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
     if (e->kind == MDL_E_LIVELOCK || e->kind == MDL_E_DEADLOCK ||
         e->kind == MDL_E_DIVERGENCE)
         snprintf(text, sizeof text, "%s: %s%s", mdl_err_names[e->kind],
-                 e->msg, recovery ? " (in recovery)" : "");
+                 e->msg, recovery ? " in recovery" : "");
     else
-        snprintf(text, sizeof text, "%s: %s at %s line %d, thread %d%s",
-                 mdl_err_names[e->kind], e->msg, kname, (int)e->line,
-                 (int)e->gtid, recovery ? " (in recovery)" : "");
+        snprintf(text, sizeof text, "%s: %s at %s:%d (%s, thread %d)%s",
+                 mdl_err_names[e->kind], e->msg, R->p->path, (int)e->line,
+                 kname, (int)e->gtid, recovery ? " in recovery" : "");
     n = (uint32_t)((strlen(text) + 8) / 8);
     memset(key, 0, sizeof key);
     memcpy(key, text, strlen(text));
@@ -113,8 +113,7 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
 {
     ImgCtx *c = ctx;
     ChkRun *R = c->R;
-    uint32_t n = (uint32_t)R->p->pm_words, id;
-    const uint64_t *w = (const uint64_t *)pm;
+    uint32_t id;
     int r;
     (void)included;
     if (++c->ideals > (uint64_t)R->o.max_states) {
@@ -124,7 +123,10 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
         chk_limit(R, msg);
         return 1;
     }
-    r = chk_table_put(&R->images, w, n, chk_hash_words(w, n), &id);
+    for (uint32_t k = 0; k < R->nused; k++)
+        R->ibuf[k] = (uint64_t)pm[R->used[k]];
+    r = chk_table_put(&R->images, R->ibuf, R->nused,
+                      chk_hash_words(R->ibuf, R->nused), &id);
     if (r < 0) {
         oom(R);
         return 1;
@@ -146,6 +148,14 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
         }
     }
     return 0;
+}
+
+void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out)
+{
+    const uint64_t *w = chk_table_key(&R->images, img, NULL);
+    memset(out, 0, (size_t)R->p->pm_words * sizeof *out);
+    for (uint32_t k = 0; k < R->nused; k++)
+        out[R->used[k]] = (int64_t)w[k];
 }
 
 uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
@@ -347,79 +357,46 @@ static void livelock(ChkRun *R, ChkSpace *sp, ChkVec *ends, int level,
     on_err(&v, MDL_STEP_NONE, &err);
 }
 
-/* ---- the main program ------------------------------------------------------ */
+/* ---- one breadth-first exploration ---------------------------------------- */
 
-static int wants_images(const ChkRun *R)
-{
-    return R->proj[LIT_CRASH].nitems >= 0 || R->p->has_recover;
-}
+/* What an exploration does at each state besides expanding it: crash
+   images and terminal observations. Returns 1 when the state is terminal,
+   -1 to stop. */
+typedef int (*VisitFn)(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
+                       const MdlState *cur);
 
-int chk_explore_main(ChkRun *R)
+/* Explores from `init` (already in cur) at `level`, expanding every state in
+   discovery order, then looks for a livelock. */
+static void bfs(ChkRun *R, int level, int recovery, VisitFn visit, void *ctx)
 {
-    ChkSpace *sp = &R->space[0];
+    ChkSpace *sp = &R->space[level];
+    MdlState *cur = &R->lvl_state[level];
     ChkVec ends = {0};
     Visit v;
     uint32_t id;
-    MdlState *cur = &R->lvl_state[0];
     memset(&v, 0, sizeof v);
     v.R = R;
     v.sp = sp;
-    mdl_init_main(R->m, cur);
+    v.level = level;
+    v.recovery = recovery;
     if (chk_space_add(sp, cur, CHK_NONE, MDL_STEP_NONE, 0, &id) < 0) {
         oom(R);
-        return -1;
+        return;
     }
     for (uint32_t i = 0; i < sp->states.n && R->status == CHK_DONE; i++) {
-        uint8_t end = 0;
+        uint8_t end;
         uint32_t depth = sp->depth[i];
+        int r;
         chk_space_state(sp, i, cur);
         if (chk_vec_push(&sp->eoff, (uint32_t)sp->edges.n)) {
             oom(R);
             break;
         }
         R->states++;
-        R->crash_points++;
-        if (wants_images(R)) {
-            uint32_t first, count, key = chk_images_of(R, cur, &first, &count);
-            if (key == CHK_NONE)
-                break;
-            for (uint32_t k = 0; k < count; k++) {
-                uint32_t img = R->pk_imgs.v[first + k];
-                if (vec_get(&R->img_state, img) == CHK_NONE)
-                    vec_set(R, &R->img_state, img, i);
-            }
-            for (uint32_t k = 0; k < R->pk_ocount.v[key]; k++) {
-                uint32_t o = R->pk_outs.v[R->pk_ofirst.v[key] + k];
-                R->out_count[LIT_CRASH].v[o]++;
-                if (R->out_best[LIT_CRASH].v[o] == CHK_NONE) {
-                    R->out_best[LIT_CRASH].v[o] = depth;
-                    R->out_state[LIT_CRASH].v[o] = i;
-                    R->out_aux[LIT_CRASH].v[o] =
-                        R->pk_outimg.v[R->pk_ofirst.v[key] + k];
-                }
-            }
-        }
-        if (mdl_terminal(R->m, cur)) {
-            uint32_t o;
-            mdl_observe(R->m, cur, R->pm, R->dram);
-            o = chk_outcome(R, LIT_FINAL, R->pm, R->dram, cur);
-            end = 1;
-            if (o != CHK_NONE) {
-                R->out_count[LIT_FINAL].v[o]++;
-                if (R->out_best[LIT_FINAL].v[o] == CHK_NONE) {
-                    R->out_best[LIT_FINAL].v[o] = depth;
-                    R->out_state[LIT_FINAL].v[o] = i;
-                }
-            }
-            {
-                uint32_t n = mdl_observable(R->m, cur, R->fbuf), fid;
-                if (chk_table_put(&R->finals, R->fbuf, n,
-                                  chk_hash_words(R->fbuf, n), &fid) < 0) {
-                    oom(R);
-                    break;
-                }
-            }
-        }
+        r = visit(R, ctx, i, depth, cur);
+        if (r < 0)
+            break;
+        end = (uint8_t)r;
         v.cur = i;
         v.depth = depth;
         v.end = &end;
@@ -428,8 +405,69 @@ int chk_explore_main(ChkRun *R)
         if ((i & 1023) == 1023)
             check_time(R);
     }
-    livelock(R, sp, &ends, 0, 0);
+    livelock(R, sp, &ends, level, recovery);
     chk_vec_free(&ends);
+}
+
+/* ---- the main program ------------------------------------------------------ */
+
+static int wants_images(const ChkRun *R)
+{
+    return R->proj[LIT_CRASH].nitems >= 0 || R->p->has_recover;
+}
+
+/* A main-program state: its crash images and crash outcomes, and, when
+   terminal, its final outcome. */
+static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
+                      const MdlState *cur)
+{
+    uint32_t o, n, fid;
+    (void)ctx;
+    R->crash_points++;
+    if (wants_images(R)) {
+        uint32_t first, count, key = chk_images_of(R, cur, &first, &count);
+        if (key == CHK_NONE)
+            return -1;
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t img = R->pk_imgs.v[first + k];
+            if (vec_get(&R->img_state, img) == CHK_NONE)
+                vec_set(R, &R->img_state, img, i);
+        }
+        for (uint32_t k = 0; k < R->pk_ocount.v[key]; k++) {
+            o = R->pk_outs.v[R->pk_ofirst.v[key] + k];
+            R->out_count[LIT_CRASH].v[o]++;
+            if (R->out_best[LIT_CRASH].v[o] == CHK_NONE) {
+                R->out_best[LIT_CRASH].v[o] = depth;
+                R->out_state[LIT_CRASH].v[o] = i;
+                R->out_aux[LIT_CRASH].v[o] =
+                    R->pk_outimg.v[R->pk_ofirst.v[key] + k];
+            }
+        }
+    }
+    if (!mdl_terminal(R->m, cur))
+        return 0;
+    mdl_observe(R->m, cur, R->pm, R->dram);
+    o = chk_outcome(R, LIT_FINAL, R->pm, R->dram, cur);
+    if (o != CHK_NONE) {
+        R->out_count[LIT_FINAL].v[o]++;
+        if (R->out_best[LIT_FINAL].v[o] == CHK_NONE) {
+            R->out_best[LIT_FINAL].v[o] = depth;
+            R->out_state[LIT_FINAL].v[o] = i;
+        }
+    }
+    n = mdl_observable(R->m, cur, R->fbuf);
+    if (chk_table_put(&R->finals, R->fbuf, n, chk_hash_words(R->fbuf, n),
+                      &fid) < 0) {
+        oom(R);
+        return -1;
+    }
+    return 1;
+}
+
+int chk_explore_main(ChkRun *R)
+{
+    mdl_init_main(R->m, &R->lvl_state[0]);
+    bfs(R, 0, 0, visit_main, NULL);
     return R->oom ? -1 : 0;
 }
 
@@ -441,94 +479,62 @@ static int cmp_best(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* A recovery state with d more crashes allowed: the memo of each of its
+   crash images (when d > 0), and, when terminal, its observation. */
+static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
+                          const MdlState *cur)
+{
+    int d = *(const int *)ctx, level = R->o.crash_depth - d, r;
+    uint32_t o, n = (uint32_t)(R->p->pm_words + R->p->dram_words);
+    if (d > 0) {
+        uint32_t first, count;
+        R->crash_points++;
+        if (chk_images_of(R, cur, &first, &count) == CHK_NONE)
+            return -1;
+        for (uint32_t k = 0; k < count && R->status == CHK_DONE; k++) {
+            uint32_t img2 = R->pk_imgs.v[first + k];
+            uint32_t mi = chk_recover(R, img2, d - 1);
+            const ChkMemo *mm;
+            if (mi == CHK_NONE)
+                return -1;
+            mm = &R->memo[mi];
+            for (uint32_t j = 0; j < mm->nout + mm->nerr; j++) {
+                int err = j >= mm->nout;
+                const ChkBest *b = &R->mbest[err ? mm->err_first + j - mm->nout
+                                                 : mm->out_first + j];
+                relax(R, level, err, b->id, depth + b->steps, b->crashes + 1,
+                      i, img2, VIA_NESTED);
+            }
+        }
+    }
+    if (!mdl_terminal(R->m, cur))
+        return 0;
+    mdl_observe(R->m, cur, R->pm, R->dram);
+    memcpy(R->obuf, R->pm, (size_t)R->p->pm_words * sizeof *R->pm);
+    memcpy(R->obuf + R->p->pm_words, R->dram,
+           (size_t)R->p->dram_words * sizeof *R->dram);
+    r = chk_table_put(&R->robs, R->obuf, n, chk_hash_words(R->obuf, n), &o);
+    if (r < 0) {
+        oom(R);
+        return -1;
+    }
+    if (r == 1)
+        vec_set(R, &R->robs_out, o,
+                chk_outcome(R, LIT_RECOVERED, R->pm, R->dram, NULL));
+    relax(R, level, 0, o, depth, 0, i, CHK_NONE, VIA_TERMINAL);
+    return 1;
+}
+
 /* Explores recovery from image img with d more crashes allowed, leaving the
    best-so-far entries of its level filled and touched. */
 static void explore_recovery(ChkRun *R, uint32_t img, int d)
 {
     int level = R->o.crash_depth - d;
-    ChkSpace *sp = &R->space[level];
-    MdlState *cur = &R->lvl_state[level];
-    ChkVec ends = {0};
-    Visit v;
-    uint32_t id;
-    const uint64_t *pm = chk_table_key(&R->images, img, NULL);
-    chk_space_reset(sp);
+    chk_space_reset(&R->space[level]);
     R->lvl_touched[level].n = 0;
-    memset(&v, 0, sizeof v);
-    v.R = R;
-    v.sp = sp;
-    v.level = level;
-    v.recovery = 1;
-    mdl_init_recovery(R->m, (const int64_t *)pm, cur);
-    if (chk_space_add(sp, cur, CHK_NONE, MDL_STEP_NONE, 0, &id) < 0) {
-        oom(R);
-        return;
-    }
-    for (uint32_t i = 0; i < sp->states.n && R->status == CHK_DONE; i++) {
-        uint8_t end = 0;
-        uint32_t depth = sp->depth[i];
-        chk_space_state(sp, i, cur);
-        if (chk_vec_push(&sp->eoff, (uint32_t)sp->edges.n)) {
-            oom(R);
-            break;
-        }
-        R->states++;
-        if (d > 0) {
-            uint32_t first, count;
-            R->crash_points++;
-            if (chk_images_of(R, cur, &first, &count) == CHK_NONE)
-                break;
-            for (uint32_t k = 0; k < count && R->status == CHK_DONE; k++) {
-                uint32_t img2 = R->pk_imgs.v[first + k];
-                uint32_t mi = chk_recover(R, img2, d - 1);
-                const ChkMemo *mm;
-                if (mi == CHK_NONE)
-                    break;
-                mm = &R->memo[mi];
-                for (uint32_t j = 0; j < mm->nout; j++) {
-                    const ChkBest *b = &R->mbest[mm->out_first + j];
-                    relax(R, level, 0, b->id, depth + b->steps,
-                          b->crashes + 1, i, img2, VIA_NESTED);
-                }
-                for (uint32_t j = 0; j < mm->nerr; j++) {
-                    const ChkBest *b = &R->mbest[mm->err_first + j];
-                    relax(R, level, 1, b->id, depth + b->steps,
-                          b->crashes + 1, i, img2, VIA_NESTED);
-                }
-            }
-        }
-        if (mdl_terminal(R->m, cur)) {
-            uint32_t o;
-            int r;
-            mdl_observe(R->m, cur, R->pm, R->dram);
-            memcpy(R->obuf, R->pm, (size_t)R->p->pm_words * sizeof *R->pm);
-            memcpy(R->obuf + R->p->pm_words, R->dram,
-                   (size_t)R->p->dram_words * sizeof *R->dram);
-            r = chk_table_put(&R->robs, R->obuf,
-                              (uint32_t)(R->p->pm_words + R->p->dram_words),
-                              chk_hash_words(R->obuf, (uint32_t)(R->p->pm_words +
-                                                                 R->p->dram_words)),
-                              &o);
-            if (r < 0) {
-                oom(R);
-                break;
-            }
-            if (r == 1)
-                vec_set(R, &R->robs_out, o,
-                        chk_outcome(R, LIT_RECOVERED, R->pm, R->dram, NULL));
-            relax(R, level, 0, o, depth, 0, i, CHK_NONE, VIA_TERMINAL);
-            end = 1;
-        }
-        v.cur = i;
-        v.depth = depth;
-        v.end = &end;
-        mdl_successors(R->m, cur, on_succ, on_err, &v);
-        push_end(R, &ends, i, end);
-        if ((i & 1023) == 1023)
-            check_time(R);
-    }
-    livelock(R, sp, &ends, level, 1);
-    chk_vec_free(&ends);
+    chk_image_expand(R, img, R->ifull);
+    mdl_init_recovery(R->m, R->ifull, &R->lvl_state[level]);
+    bfs(R, level, 1, visit_recovery, &d);
 }
 
 uint32_t chk_recover(ChkRun *R, uint32_t img, int d)

@@ -60,9 +60,28 @@ static int setup(ChkRun *R, char *err, size_t errlen)
     R->dram = calloc((size_t)R->p->dram_words + 1, sizeof *R->dram);
     R->obuf = calloc(ob, sizeof *R->obuf);
     R->fbuf = calloc((size_t)mw + (size_t)R->p->pm_words + 1, sizeof *R->fbuf);
+    R->used = calloc((size_t)R->p->pm_words + 1, sizeof *R->used);
+    R->ibuf = calloc((size_t)R->p->pm_words + 1, sizeof *R->ibuf);
+    R->ifull = calloc((size_t)R->p->pm_words + 1, sizeof *R->ifull);
+    if (R->used) {
+        uint8_t *mark = calloc((size_t)R->p->pm_words + 1, 1);
+        if (!mark) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        for (int i = 0; i < R->p->nlocs; i++)
+            if (R->p->locs[i].space == LIT_PM)
+                memset(mark + R->p->locs[i].addr, 1,
+                       (size_t)R->p->locs[i].size);
+        for (int32_t w = 0; w < R->p->pm_words; w++)
+            if (mark[w])
+                R->used[R->nused++] = w;
+        free(mark);
+    }
     if (!R->space || !R->lvl_state || !R->lvl_touched || !R->lvl_out ||
         !R->lvl_err || !R->lvl_capout || !R->lvl_caperr || !R->pm ||
-        !R->dram || !R->obuf || !R->fbuf) {
+        !R->dram || !R->obuf || !R->fbuf || !R->used || !R->ibuf ||
+        !R->ifull) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -117,6 +136,9 @@ static void teardown(ChkRun *R)
     chk_table_free(&R->memo_keys);
     chk_table_free(&R->finals);
     free(R->fbuf);
+    free(R->used);
+    free(R->ibuf);
+    free(R->ifull);
     free(R->err);
     free(R->memo);
     free(R->mbest);
@@ -350,15 +372,15 @@ static void build_report(ChkRun *R, ChkReport *rep)
         rep->images = lit_arena_alloc(R->arena, ((size_t)R->images.n + 1) *
                                                     sizeof *rep->images);
         for (uint32_t i = 0; i < R->images.n; i++) {
-            uint32_t n;
-            const uint64_t *w = chk_table_key(&R->images, i, &n);
+            int32_t n = R->p->pm_words;
             char *t, *q;
             if (R->img_state.v[i] == CHK_NONE)
                 continue;
+            chk_image_expand(R, i, R->ifull);
             t = lit_arena_alloc(R->arena, (size_t)n * 21 + 1);
             q = t;
-            for (uint32_t k = 0; k < n; k++)
-                q += sprintf(q, "%s%lld", k ? " " : "", (long long)(int64_t)w[k]);
+            for (int32_t k = 0; k < n; k++)
+                q += sprintf(q, "%s%lld", k ? " " : "", (long long)R->ifull[k]);
             rep->images[rep->nimages++] = t;
         }
         qsort(rep->images, (size_t)rep->nimages, sizeof *rep->images, cmp_str);

@@ -17,8 +17,7 @@ void chk_table_init(ChkTable *t)
 void chk_table_free(ChkTable *t)
 {
     free(t->words);
-    free(t->off);
-    free(t->len);
+    free(t->key);
     free(t->hash);
     free(t->slot);
     chk_table_init(t);
@@ -43,21 +42,24 @@ uint64_t chk_hash_words(const uint64_t *w, uint32_t n)
 size_t chk_table_bytes(const ChkTable *t)
 {
     return t->capw * sizeof *t->words +
-           t->cap * (sizeof *t->off + sizeof *t->len + sizeof *t->hash) +
+           t->cap * (sizeof *t->key + sizeof *t->hash) +
            t->nslot * sizeof *t->slot;
 }
+
+#define SLOT(id, h) (((h) & 0xFFFFFFFF00000000ull) | (uint64_t)((id) + 1))
+#define SLOT_ID(s) ((uint32_t)(s) - 1)
 
 static int grow_index(ChkTable *t)
 {
     uint32_t ns = t->nslot ? t->nslot * 2 : 1024, mask = ns - 1;
-    uint32_t *s = calloc(ns, sizeof *s);
+    uint64_t *s = calloc(ns, sizeof *s);
     if (!s)
         return -1;
     for (uint32_t id = 0; id < t->n; id++) {
-        uint32_t i = (uint32_t)(t->hash[id] >> 7) & mask;
+        uint32_t i = (uint32_t)t->hash[id] & mask;
         while (s[i])
             i = (i + 1) & mask;
-        s[i] = id + 1;
+        s[i] = SLOT(id, t->hash[id]);
     }
     free(t->slot);
     t->slot = s;
@@ -68,16 +70,11 @@ static int grow_index(ChkTable *t)
 static int grow_entries(ChkTable *t)
 {
     uint32_t nc = t->cap ? t->cap * 2 : 1024;
-    uint64_t *off = realloc(t->off, nc * sizeof *off);
-    uint32_t *len;
+    ChkKey *key = realloc(t->key, nc * sizeof *key);
     uint64_t *hash;
-    if (!off)
+    if (!key)
         return -1;
-    t->off = off;
-    len = realloc(t->len, nc * sizeof *len);
-    if (!len)
-        return -1;
-    t->len = len;
+    t->key = key;
     hash = realloc(t->hash, nc * sizeof *hash);
     if (!hash)
         return -1;
@@ -90,16 +87,20 @@ int chk_table_put(ChkTable *t, const uint64_t *key, uint32_t len,
                   uint64_t hash, uint32_t *id)
 {
     uint32_t mask, i;
+    uint64_t hi = hash & 0xFFFFFFFF00000000ull;
     if ((uint64_t)(t->n + 1) * 2 > t->nslot && grow_index(t))
         return -1;
     mask = t->nslot - 1;
-    i = (uint32_t)(hash >> 7) & mask;
+    i = (uint32_t)hash & mask;
     while (t->slot[i]) {
-        uint32_t k = t->slot[i] - 1;
-        if (t->hash[k] == hash && t->len[k] == len &&
-            !memcmp(t->words + t->off[k], key, len * sizeof *key)) {
-            *id = k;
-            return 0;
+        uint64_t sl = t->slot[i];
+        if ((sl & 0xFFFFFFFF00000000ull) == hi) {
+            const ChkKey *k = &t->key[SLOT_ID(sl)];
+            if (k->len == len &&
+                !memcmp(t->words + k->off, key, len * sizeof *key)) {
+                *id = SLOT_ID(sl);
+                return 0;
+            }
         }
         i = (i + 1) & mask;
     }
@@ -117,11 +118,11 @@ int chk_table_put(ChkTable *t, const uint64_t *key, uint32_t len,
         t->capw = nc;
     }
     memcpy(t->words + t->nwords, key, len * sizeof *key);
-    t->off[t->n] = t->nwords;
-    t->len[t->n] = len;
+    t->key[t->n].off = t->nwords;
+    t->key[t->n].len = len;
     t->hash[t->n] = hash;
     t->nwords += len;
-    t->slot[i] = t->n + 1;
+    t->slot[i] = SLOT(t->n, hash);
     *id = t->n++;
     return 1;
 }
@@ -129,8 +130,8 @@ int chk_table_put(ChkTable *t, const uint64_t *key, uint32_t len,
 const uint64_t *chk_table_key(const ChkTable *t, uint32_t id, uint32_t *len)
 {
     if (len)
-        *len = t->len[id];
-    return t->words + t->off[id];
+        *len = t->key[id].len;
+    return t->words + t->key[id].off;
 }
 
 int chk_vec_push(ChkVec *v, uint32_t x)

@@ -183,7 +183,7 @@ static int replay(W *w, uint32_t step, int level)
 }
 
 typedef struct {
-    const uint64_t *want;
+    const int64_t *want;
     uint32_t n;
     uint64_t included;
     int found;
@@ -207,7 +207,9 @@ static void crash(W *w, uint32_t img, int ncrash)
     Find f;
     Buf inc = {0}, exc = {0}, js = {0};
     int np = mdl_pending(R->m, &w->a, pend, 64);
-    f.want = chk_table_key(&R->images, img, &f.n);
+    chk_image_expand(R, img, R->ifull);
+    f.want = R->ifull;
+    f.n = (uint32_t)R->p->pm_words;
     f.included = 0;
     f.found = 0;
     mdl_images(R->m, &w->a, find_image, &f);
@@ -225,7 +227,7 @@ static void crash(W *w, uint32_t img, int ncrash)
             exc.n ? exc.s : "none");
     }
     put(&w->text, "\n  image: ");
-    image_text(R, (const int64_t *)f.want, &w->text);
+    image_text(R, f.want, &w->text);
     put(&w->text, "\n");
     if (w->crashes.n)
         put(&w->crashes, ",");
@@ -295,9 +297,9 @@ static void play(W *w, const Seg *seg, int nseg)
             mdl_init_main(R->m, &w->a);
             put(&w->text, "main program:\n");
         } else {
-            const uint64_t *img = chk_table_key(&R->images, g->img, NULL);
             chk_recover_space(R, g->img, R->o.crash_depth - g->level);
-            mdl_init_recovery(R->m, (const int64_t *)img, &w->a);
+            chk_image_expand(R, g->img, R->ifull);
+            mdl_init_recovery(R->m, R->ifull, &w->a);
             put(&w->text, "recovery %d:\n", g->level);
         }
         memset(w->slotid, 0, sizeof w->slotid);
@@ -418,8 +420,8 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
         put(&w.text, "%s\n", buf);
         if (ph == LIT_CRASH) {
             Buf ib = {0};
-            image_text(R, (const int64_t *)chk_table_key(
-                              &R->images, R->out_aux[ph].v[o], NULL), &ib);
+            chk_image_expand(R, R->out_aux[ph].v[o], R->ifull);
+            image_text(R, R->ifull, &ib);
             v->image = lit_arena_strdup(R->arena, ib.s ? ib.s : "");
             free(ib.s);
         }

@@ -6,14 +6,16 @@
 #include "harness/harness.h"
 
 static const HCommand commands[] = {
-    {"parse", h_cmd_parse, "parse FILE...   print the canonical form"},
-    {"run", h_cmd_run, "run FILE... [--model M,...|all] [-D N=V] "
-                       "[--crash-depth D] [--naive] [--json] [--db F]"},
+    {"run", h_cmd_run, "run FILE... [--model M[,M...]|all] [-D NAME=V] "
+                       "[--json] [--db F] ..."},
+    {"suite", h_cmd_suite, "suite DIR|FILE... [--jobs N] [--db F] "
+                           "[--shard I/N] [--resume] ..."},
     {"query", h_cmd_query, "query [--db F] [--csv|--json] \"SELECT ...\""},
     {"report", h_cmd_report,
      "report verdicts|unexpected|costs|disagreements [--db F]"},
     {"show", h_cmd_show, "show violation ID | check ID [--db F] [--dot]"},
     {"merge", h_cmd_merge, "merge OUT.db IN.db..."},
+    {"parse", h_cmd_parse, "parse FILE... [-D NAME=V] [--config KEY=V]"},
     {NULL, NULL, NULL}
 };
 
@@ -22,7 +24,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: gpmc COMMAND [ARGS]\n\ncommands:\n");
     for (const HCommand *c = commands; c->name; c++)
         fprintf(f, "  %s\n", c->synopsis);
-    fprintf(f, "\n`gpmc COMMAND --help` describes one command.\n");
+    fprintf(f, "\n`gpmc COMMAND --help` describes one command (all of its "
+            "options),\n`gpmc --version` prints the version, `man gpmc` has "
+            "the manual.\n");
 }
 
 int main(int argc, char **argv)

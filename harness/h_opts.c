@@ -2,6 +2,7 @@
  * h_opts.c — the options shared by `run`, `suite` and `time`: models,
  * -D params, --config keys, exploration limits, the results database.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,10 +45,31 @@ static int parse_int(const char *s, int64_t *v)
     long long x;
     if (!*s)
         return -1;
+    errno = 0;
     x = strtoll(s, &end, 0);
-    if (*end)
+    if (*end || errno)
         return -1;
     *v = x;
+    return 0;
+}
+
+/* The options that take a value, and the commands that accept them. */
+static const struct {
+    const char *name;
+    unsigned allowed;                   /* 0: every command */
+} valued[] = {
+    {"--model", 0}, {"--db", 0}, {"--config", HO_DEFINE},
+    {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
+    {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
+    {"--shard", HO_SUITE},
+};
+
+static int takes_value(const char *a, unsigned allowed)
+{
+    for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
+        if (!strcmp(a, valued[i].name) &&
+            (!valued[i].allowed || (valued[i].allowed & allowed)))
+            return 1;
     return 0;
 }
 
@@ -102,6 +124,8 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->ndefines++;
             continue;
         }
+        if (!takes_value(a, allowed))
+            return usage_error(cmd, "unknown option %s", a);
         if (!v)
             return usage_error(cmd, "option %s needs a value", a);
         i++;
@@ -138,7 +162,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
         } else if (!strcmp(a, "--timeout") && (allowed & HO_RUN)) {
             char *end;
             double t = strtod(v, &end);
-            if (*end || t <= 0)
+            if (*end || !(t > 0))           /* NaN too */
                 return usage_error(cmd, "--timeout must be a positive number "
                                    "of seconds, got '%s'", v);
             o->chk.timeout_s = t;
@@ -146,7 +170,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (parse_int(v, &x) || x < 1 || x > 256)
                 return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);
             o->jobs = (int)x;
-        } else if (!strcmp(a, "--shard") && (allowed & HO_SUITE)) {
+        } else {                        /* --shard */
             int si, sn;
             char tail;
             if (sscanf(v, "%d/%d%c", &si, &sn, &tail) != 2 || sn < 1 ||
@@ -155,8 +179,6 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                                    "got '%s'", v);
             o->shard_i = si;
             o->shard_n = sn;
-        } else {
-            return usage_error(cmd, "unknown option %s", a);
         }
     }
     return 0;

@@ -2,8 +2,9 @@
  * h_run.c — `gpmc run FILE… [--model …] [-D N=V] [--config K=V]
  * [--crash-depth D] [--naive] [--json] [--max-states N] [--max-steps N]
  * [--timeout S] [--db F]`: check each file under each model and print the
- * herd-style report. Exit 0 when every check passes, 1 when one fails or is
- * incomplete, 2 on input errors (the other files are still checked).
+ * herd-style report (specs/checker.md). Exit 0 when every check passes, 1
+ * when one fails or is incomplete, 2 on input errors (the other files are
+ * still checked; nothing is stored for a file that does not parse).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,38 @@ static const char *run_help =
     "                [--max-steps N] [--timeout SECONDS] [--db F]\n"
     "Explores every execution of each file under each model, injects a crash\n"
     "at every reachable point, runs recovery on every crash image, and prints\n"
-    "the distinct outcomes, verdicts, witnesses and statistics.\n";
+    "the distinct outcomes, verdicts, witnesses and statistics. With --db the\n"
+    "checks are also recorded in that results database.\n";
+
+/* Opens --db and begins the run: H_OK, H_USAGE (cannot open) or
+   H_INTERNAL. Done at the first file that parses, so a run whose files
+   all fail to parse writes nothing, not even the database. */
+static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
+                 int64_t *run_id)
+{
+    char err[512], *args;
+    if (res_open(o->db, RES_READWRITE, db, err, sizeof err)) {
+        fprintf(stderr, "gpmc run: error: %s\n", err);
+        *db = NULL;
+        return H_USAGE;
+    }
+    args = h_argv_string("run", argc, argv);
+    if (res_run_begin(*db, args ? args : "gpmc run", GPMC_VERSION, run_id)) {
+        fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(*db));
+        res_close(*db);
+        *db = NULL;
+        free(args);
+        return H_INTERNAL;
+    }
+    free(args);
+    return H_OK;
+}
 
 int h_cmd_run(int argc, char **argv)
 {
     HOpts o;
-    LitOptions lo;
+    ResDb *db = NULL;
+    int64_t run_id = 0;
     int status = H_OK, first = 1;
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE, "run");
     if (r || o.help || !o.nfiles) {
@@ -32,48 +59,40 @@ int h_cmd_run(int argc, char **argv)
         h_opts_free(&o);
         return r ? r : o.help ? H_OK : H_USAGE;
     }
-    h_lit_options(&o, &lo);
     if (o.json)
         printf("[");
-    for (int i = 0; i < o.nfiles; i++) {
-        LitProgram *p = NULL;
-        LitDiag d;
-        lit_diag_init(&d);
-        if (lit_parse_file(o.files[i], &lo, &p, &d)) {
-            fputs(d.text ? d.text : "", stderr);
-            lit_diag_free(&d);
+    for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {
+        HFile f;
+        if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
             continue;
         }
-        lit_diag_free(&d);
-        for (int k = 0; k < o.nmodels; k++) {
-            ChkReport *rep;
-            char err[256];
-            o.chk.model = o.models[k];
-            if (chk_run(p, &o.chk, &rep, err, sizeof err)) {
-                fprintf(stderr, "gpmc: internal error: %s: %s\n", o.files[i],
-                        err);
-                lit_program_free(p);
-                h_opts_free(&o);
-                return H_INTERNAL;
-            }
-            if (rep->notes && *rep->notes)
-                fputs(rep->notes, stderr);
-            if (o.json) {
-                printf("%s\n", first ? "" : ",");
-                h_print_json(stdout, p, rep);
-            } else {
-                h_print_report(stdout, p, rep);
-            }
-            first = 0;
-            if (!h_report_passes(p, rep) && status == H_OK)
-                status = H_FAIL;
-            chk_report_free(rep);
+        if (o.db && !db && (r = begin(&o, argc, argv, &db, &run_id))) {
+            h_file_free(&f);
+            status = r;
+            break;
         }
-        lit_program_free(p);
+        for (int k = 0; k < o.nmodels; k++) {
+            int passed, rc;
+            if (o.json)
+                printf("%s\n", first ? "" : ",");
+            first = 0;
+            rc = h_check(&f, &o, o.models[k], db, run_id, stdout, &passed);
+            if (rc) {
+                status = rc;
+                break;
+            }
+            if (!passed && status == H_OK)
+                status = H_FAIL;
+        }
+        h_file_free(&f);
     }
     if (o.json)
         printf("\n]\n");
+    if (db) {
+        res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
+        res_close(db);
+    }
     h_opts_free(&o);
     return status;
 }

@@ -11,6 +11,7 @@
 
 #include "checker/checker.h"
 #include "litmus/litmus.h"
+#include "results/results.h"
 
 #define GPMC_VERSION "0.1.0"
 
@@ -51,8 +52,30 @@ void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r);
    went unexpected. */
 int h_report_passes(const LitProgram *p, const ChkReport *r);
 
-/* h_run.c */
+/* h_check.c: one file, one model, shared by run and suite. */
+typedef struct {
+    const char *path;
+    char *source;                       /* the file's bytes */
+    size_t len;
+    char sha256[65];
+    LitProgram *p;
+} HFile;
+
+/* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
+int h_file_load(const char *path, const HOpts *o, HFile *f);
+void h_file_free(HFile *f);
+void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
+                     size_t len);
+/* Checks f under model, prints the report to out (if any), stores it in
+   db (if any); *passed tells whether the check passes. */
+int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
+            int64_t run_id, FILE *out, int *passed);
+char *h_argv_string(const char *cmd, int argc, char **argv);
+void h_sha256(const void *data, size_t len, char hex[65]);
+
+/* h_run.c, h_suite.c */
 int h_cmd_run(int argc, char **argv);
+int h_cmd_suite(int argc, char **argv);
 
 /* h_parse.c */
 int h_cmd_parse(int, char **);

@@ -135,43 +135,41 @@ static int unary(LitParser *P, int64_t *v)
     return primary(P, v);
 }
 
-/* term := unary { ('*' | '/' | '%') unary } */
-static int term(LitParser *P, int64_t *v)
+/* The binary operators, loosest level first. */
+static const struct {
+    int tok, op;
+} levels[2][3] = {
+    {{LT_PLUS, LIT_ADD}, {LT_MINUS, LIT_SUB}, {-1, 0}},
+    {{LT_STAR, LIT_MUL}, {LT_SLASH, LIT_DIV}, {LT_PERCENT, LIT_REM}},
+};
+
+static int binary_op(const LitParser *P, int level)
 {
-    int st = unary(P, v);
-    for (;;) {
-        int op;
-        switch (P->tok.kind) {
-        case LT_STAR: op = LIT_MUL; break;
-        case LT_SLASH: op = LIT_DIV; break;
-        case LT_PERCENT: op = LIT_REM; break;
-        default: return st;
-        }
-        LitPos at = P->tok.pos;
-        lit_parse_advance(P);
-        int64_t r;
-        int rs = unary(P, &r);
-        if (st == LIT_OK && rs == LIT_OK)
-            st = fold(P, op, at, *v, r, v);
-        else
-            st = LIT_BAD;
-    }
+    for (int i = 0; i < 3; i++)
+        if (levels[level][i].tok == P->tok.kind)
+            return levels[level][i].op;
+    return -1;
 }
 
-/* expr := term { ('+' | '-') term } */
-int lit_arith_expr(LitParser *P, int64_t *v)
+/* expr := term { ('+' | '-') term }          (level 0)
+   term := unary { ('*' | '/' | '%') unary }  (level 1) */
+static int binary(LitParser *P, int level, int64_t *v)
 {
-    int st = term(P, v);
-    while (P->tok.kind == LT_PLUS || P->tok.kind == LT_MINUS) {
-        int op = P->tok.kind == LT_PLUS ? LIT_ADD : LIT_SUB;
+    int st = level == 1 ? unary(P, v) : binary(P, level + 1, v);
+    for (int op; (op = binary_op(P, level)) >= 0;) {
         LitPos at = P->tok.pos;
         lit_parse_advance(P);
         int64_t r;
-        int rs = term(P, &r);
+        int rs = level == 1 ? unary(P, &r) : binary(P, level + 1, &r);
         if (st == LIT_OK && rs == LIT_OK)
             st = fold(P, op, at, *v, r, v);
         else
             st = LIT_BAD;
     }
     return st;
+}
+
+int lit_arith_expr(LitParser *P, int64_t *v)
+{
+    return binary(P, 0, v);
 }

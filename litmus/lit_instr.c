@@ -236,30 +236,28 @@ void lit_instr_label(LitParser *P, LitBodyBuild *b, const LitToken *t)
     if (memchr(t->text, '.', (size_t)t->len))
         lit_parse_syntax(P, t->pos, "invalid label name '%.*s'", t->len,
                          t->text);
-    for (int32_t i = 0; i < b->nlabels; i++) {
-        const char *n = b->labels[i].name;
-        if (strlen(n) == (size_t)t->len && !memcmp(n, t->text, (size_t)t->len)) {
-            lit_parse_error(P, t->pos, "duplicate label '%s' (first at "
-                            "%d:%d)", n, b->label_pos[i].line,
-                            b->label_pos[i].col);
-            return;
-        }
+    int32_t i = lit_names_find(&b->label_names, t->text, (size_t)t->len);
+    if (i >= 0) {
+        lit_parse_error(P, t->pos, "duplicate label '%s' (first at %d:%d)",
+                        b->labels[i].name, b->label_pos[i].line,
+                        b->label_pos[i].col);
+        return;
     }
-    int32_t n = b->nlabels;
+    int32_t n = b->nlabels, npos = n;
     LitLabel *l = LIT_PUSH(P, b->labels, b->nlabels, b->caplabels);
     l->name = lit_parse_strndup(P, t->text, (size_t)t->len);
     l->index = b->ninstr;
-    *LIT_PUSH(P, b->label_pos, n, b->caplabel_pos) = t->pos;
+    *LIT_PUSH(P, b->label_pos, npos, b->caplabel_pos) = t->pos;
+    lit_parse_name(P, &b->label_names, l->name, n);
 }
 
 void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out)
 {
     for (int32_t r = 0; r < b->nrefs; r++) {
         const LitLabelRef *ref = &b->refs[r];
-        int32_t i = 0;
-        while (i < b->nlabels && strcmp(b->labels[i].name, ref->name))
-            i++;
-        if (i == b->nlabels)
+        int32_t i = lit_names_find(&b->label_names, ref->name,
+                                   strlen(ref->name));
+        if (i < 0)
             lit_parse_error(P, ref->pos, "undefined label '%s'", ref->name);
         else if (ref->instr < b->ninstr)    /* else its instruction failed */
             b->code[ref->instr].target = b->labels[i].index;

@@ -35,24 +35,26 @@ char *lit_parse_strndup(LitParser *P, const char *s, size_t n)
     return d;
 }
 
+static void verror(LitParser *P, LitPos pos, const char *fmt, va_list ap)
+{
+    if (lit_diag_verror(&P->errs, pos, fmt, ap))
+        longjmp(*P->oom, 1);
+}
+
 void lit_parse_error(LitParser *P, LitPos pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = lit_diag_verror(&P->errs, pos, fmt, ap);
+    verror(P, pos, fmt, ap);
     va_end(ap);
-    if (rc)
-        longjmp(*P->oom, 1);
 }
 
 _Noreturn void lit_parse_syntax(LitParser *P, LitPos pos, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = lit_diag_verror(&P->errs, pos, fmt, ap);
+    verror(P, pos, fmt, ap);
     va_end(ap);
-    if (rc)
-        longjmp(*P->oom, 1);
     longjmp(*P->jb, 1);
 }
 
@@ -112,25 +114,22 @@ int lit_parse_at_end(LitParser *P)
     return k == LT_NL || k == LT_SEMI || k == LT_RBRACE || k == LT_EOF;
 }
 
-static int same(const char *a, size_t n, const char *b)
-{
-    return strlen(b) == n && !memcmp(a, b, n);
-}
-
 int lit_parse_find_param(LitParser *P, const char *name, size_t len)
 {
-    for (int32_t i = 0; i < P->nparams; i++)
-        if (same(name, len, P->params[i].p.name))
-            return i;
-    return -1;
+    int32_t i = lit_names_find(&P->param_names, name, len);
+    return i >= 0 && P->params[i].bad != PARAM_HIDDEN ? i : -1;
 }
 
 int lit_parse_find_loc(LitParser *P, const char *name, size_t len)
 {
-    for (int32_t i = 0; i < P->nlocs; i++)
-        if (same(name, len, P->locs[i].l.name))
-            return i;
-    return -1;
+    return lit_names_find(&P->loc_names, name, len);
+}
+
+void lit_parse_name(LitParser *P, LitNames *t, const char *name,
+                    int32_t index)
+{
+    if (lit_names_add(t, P->arena, name, index))
+        longjmp(*P->oom, 1);
 }
 
 /* ---- statement framework ----------------------------------------------- */
@@ -182,9 +181,10 @@ static void sync(LitParser *P)
             depth++;
             break;
         case LT_RBRACE:
-            if (depth == 0)
+            if (depth == 0 && P->blocks > 0)
                 return;
-            depth--;
+            if (depth > 0)
+                depth--;
             break;
         default:
             break;
@@ -205,20 +205,20 @@ static void end_statement(LitParser *P)
 /* A statement list closed by '}': the current token follows the '{'. */
 static void stmt_block(LitParser *P, LitPos open, StmtFn fn, void *ctx)
 {
+    P->blocks++;
     for (;;) {
         skip_blank_statements(P);
-        if (P->tok.kind == LT_RBRACE) {
-            lit_parse_advance(P);
-            return;
-        }
-        if (P->tok.kind == LT_EOF) {
-            lit_parse_error(P, P->tok.pos, "missing '}' for the '{' at %d:%d",
-                            open.line, open.col);
-            return;
-        }
+        if (P->tok.kind == LT_RBRACE || P->tok.kind == LT_EOF)
+            break;
         if (protect(P, fn, ctx))
             sync(P);
     }
+    P->blocks--;
+    if (P->tok.kind == LT_EOF)
+        lit_parse_error(P, P->tok.pos, "missing '}' for the '{' at %d:%d",
+                        open.line, open.col);
+    else
+        lit_parse_advance(P);
 }
 
 /* A name being declared: an identifier without dots, not a register. */
@@ -314,19 +314,34 @@ static void st_test(LitParser *P)
     P->prog->doc = doc;
 }
 
+static void param_value(LitParser *P, void *ctx)
+{
+    LitParamX *x = ctx;
+    lit_parse_expect(P, LT_ASSIGN, "'='");
+    int st = lit_arith_expr(P, &x->p.value);
+    end_statement(P);
+    x->bad = st != LIT_OK;
+}
+
 /* param := 'param' NAME '=' expr */
 static void st_param(LitParser *P)
 {
     LitPos at = P->tok.pos;
     const char *name = decl_name(P, "a param name");
-    lit_parse_expect(P, LT_ASSIGN, "'='");
-    int64_t v = 0;
-    int st = lit_arith_expr(P, &v);
-    end_statement(P);
-    if (name_taken(P, name, at))
+    if (name_taken(P, name, at)) {
+        LitParamX dup = {{name, 0, 0, at}, PARAM_HIDDEN};
+        param_value(P, &dup);
         return;
+    }
+    /* Declared at once, so that later uses stay silent when its statement
+       fails; hidden from its own expression. */
     LitParamX *x = LIT_PUSH(P, P->params, P->nparams, P->capparams);
-    *x = (LitParamX){{name, v, 0, at}, (uint8_t)(st != LIT_OK)};
+    *x = (LitParamX){{name, 0, 0, at}, PARAM_HIDDEN};
+    lit_parse_name(P, &P->param_names, name, P->nparams - 1);
+    if (protect(P, param_value, x)) {
+        x->bad = 1;
+        longjmp(*P->jb, 1);
+    }
     /* -D NAME=V: the last one given wins. */
     for (int i = 0; i < P->opt->ndefines; i++) {
         if (strcmp(P->opt->defines[i].name, name))
@@ -420,6 +435,8 @@ static void st_decl(LitParser *P, int space)
     /* A duplicate is parsed for its errors into a record nobody sees. */
     LitLocX *x = dup ? &tmp : LIT_PUSH(P, P->locs, P->nlocs, P->caplocs);
     *x = tmp;
+    if (!dup)
+        lit_parse_name(P, &P->loc_names, name, P->nlocs - 1);
     int size_ok = 1;
     if (P->tok.kind == LT_LBRACK) {
         lit_parse_open(P);
@@ -567,15 +584,11 @@ static int32_t kernel_threads(LitParser *P, LitKernel *k, LitPos at)
     return (int32_t)n;
 }
 
+/* Main kernel i: i; recovery kernel j: -(j+1); none: INT32_MIN. */
 static int find_kernel(LitParser *P, const char *name, size_t len)
 {
-    for (int32_t i = 0; i < P->nmk; i++)
-        if (same(name, len, P->mk[i].k.name))
-            return i;
-    for (int32_t j = 0; j < P->nrk; j++)
-        if (same(name, len, P->rk[j].k.name))
-            return -(j + 1);
-    return INT32_MIN;
+    int32_t v = lit_names_find(&P->kernel_names, name, len);
+    return v >= 0 ? v : v == -1 ? INT32_MIN : v + 1;
 }
 
 /* kernel := 'kernel' NAME 'grid' expr 'block' expr ['warp' expr]
@@ -599,6 +612,8 @@ static void st_kernel(LitParser *P, int recovery)
         kx = LIT_PUSH(P, P->mk, P->nmk, P->capmk);
         idx = P->nmk - 1;
     }
+    if (prior == INT32_MIN)             /* the table keeps the first */
+        lit_parse_name(P, &P->kernel_names, name, idx >= 0 ? idx : idx - 1);
     memset(kx, 0, sizeof *kx);
     kx->bad = 1;
     LitKernel *k = &kx->k;

@@ -59,6 +59,24 @@ void lit_diag_flush(LitErrs *e, LitDiag *d);
 /* Append one preformatted line ("path: error: ...") to d. */
 void lit_diag_append(LitDiag *d, const char *line);
 
+/* ---- name tables (lit_names.c) ----------------------------------------- */
+
+typedef struct {
+    const char *name;                   /* NULL: free */
+    int32_t index;
+} LitNameSlot;
+
+typedef struct {
+    LitNameSlot *slots;
+    int32_t n, cap;                     /* cap: 0 or a power of two */
+} LitNames;
+
+/* The index stored for the name s[0..n), or -1. */
+int32_t lit_names_find(const LitNames *t, const char *s, size_t n);
+/* Map NAME (kept, not copied) to INDEX, replacing any earlier index.
+   0 ok, -1 out of memory. */
+int lit_names_add(LitNames *t, LitArena *a, const char *name, int32_t index);
+
 /* ---- growable strings (lit_str.c) ------------------------------------- */
 
 typedef struct {
@@ -159,6 +177,7 @@ typedef struct {
     int32_t nlabels, caplabels;
     LitPos *label_pos;                  /* parallel to labels */
     int32_t caplabel_pos;
+    LitNames label_names;
     LitLabelRef *refs;
     int32_t nrefs, caprefs;
     uint32_t regs_used;
@@ -168,6 +187,7 @@ typedef struct {
    parser needs. `bad`: its value is unusable after a reported error, so
    later uses stay silent instead of cascading. */
 typedef struct { LitParam p; uint8_t bad; } LitParamX;
+enum { PARAM_HIDDEN = 2 };              /* LitParamX.bad: being defined */
 typedef struct { LitLoc l; uint8_t bad; LitPos pin_pos; } LitLocX;
 typedef struct { LitKernel k; uint8_t bad; } LitKernelX;
 typedef struct { LitCheck c; LitPos phase_pos; } LitCheckX;
@@ -177,6 +197,7 @@ typedef struct {
     LitLexer lx;
     LitToken tok;                       /* current token */
     int nest;                           /* open ( and [: newlines are blank */
+    int blocks;                         /* open { } statement blocks */
     int nl_skipped;                     /* a newline was blank before tok */
     jmp_buf *jb;                        /* syntax error: back to statement */
     jmp_buf *oom;                       /* out of memory: abandon the file */
@@ -194,6 +215,8 @@ typedef struct {
     int32_t nparams, capparams;
     LitLocX *locs;
     int32_t nlocs, caplocs;
+    LitNames param_names, loc_names;
+    LitNames kernel_names;              /* main i: i; recovery j: -(j+2) */
     LitKernelX *mk, *rk;                /* main and recovery kernels */
     int32_t nmk, capmk, nrk, caprk;
     int32_t *rseq;                      /* recovery launches: main i is i,
@@ -231,6 +254,8 @@ _Noreturn void lit_parse_syntax(LitParser *P, LitPos pos, const char *fmt,
 _Noreturn void lit_parse_expected(LitParser *P, const char *what);
 int lit_parse_find_param(LitParser *P, const char *name, size_t len);
 int lit_parse_find_loc(LitParser *P, const char *name, size_t len);
+void lit_parse_name(LitParser *P, LitNames *t, const char *name,
+                    int32_t index);     /* lit_names_add or out of memory */
 
 /* Constant expressions (lit_arith.c). LIT_OK and *v, or LIT_BAD. */
 int lit_arith_expr(LitParser *P, int64_t *v);

@@ -397,24 +397,29 @@ typedef struct {
     int32_t word[MAXP];
     int64_t val[MAXP];
     uint64_t dep[MAXP];
+    uint64_t silent;                    /* stores of the value beneath them */
     int64_t *img;
     MdlImageFn fn;
     void *ctx;
 } Ideals;
 
 /* Decides the slots in topological order: each is left out, or taken when
-   everything it depends on is taken. */
+   everything it depends on is taken. A silent store (its value equals the
+   value beneath it: the older pending store to its word, or the persisted
+   value) changes no image, so whenever it may be taken it is: every set
+   that leaves it out has the same image as the set that takes it, which is
+   enumerated, and taking it only enables more. */
 static int ideals(Ideals *E, int k, uint64_t inc)
 {
     int64_t old;
     int r, j;
     if (k == E->n)
         return E->fn(E->ctx, E->img, inc);
-    if (ideals(E, k + 1, inc))
-        return 1;
     j = E->order[k];
     if (E->dep[j] & ~inc)
-        return 0;
+        return ideals(E, k + 1, inc);
+    if (!(E->silent & (1ull << j)) && ideals(E, k + 1, inc))
+        return 1;
     old = E->img[E->word[j]];
     E->img[E->word[j]] = E->val[j];
     r = ideals(E, k + 1, inc | 1ull << j);
@@ -440,10 +445,14 @@ static int abs_images(Model *m, const MdlState *s, uint32_t pm_off,
     if (m->naive)
         return fn(ctx, m->img, 0);
     E.n = npend(m, s, pm_off);
+    E.silent = 0;
     for (int j = 0; j < E.n; j++) {
         E.word[j] = E_WORD(s->w[ENT(m, pm_off, j)]);
         E.val[j] = (int64_t)s->w[ENT(m, pm_off, j) + 1];
         E.dep[j] = s->w[ENT(m, pm_off, j) + 2];
+        if (E.val[j] == (j && E.word[j - 1] == E.word[j] ? E.val[j - 1]
+                                                         : m->img[E.word[j]]))
+            E.silent |= 1ull << j;
     }
     for (int k = 0; k < E.n; k++) {
         int j = 0;

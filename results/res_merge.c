@@ -159,12 +159,9 @@ static int merge_tests(Merge *g)
             (rc = write_row(g->dst, ins)))
             break;
         sqlite3_reset(find);
-        sqlite3_clear_bindings(find);
-        for (int i = 1; i <= 4 && !rc; i++)
-            if (sqlite3_bind_value(find, i, sqlite3_column_value(from, i)))
-                rc = res_sql_fail(g->dst, RES_EINTERNAL, "merge: %s",
-                                  sqlite3_errmsg(g->dst->db));
-        int f = rc ? 0 : res_sql_step(g->dst, find);
+        if ((rc = bind_row(g, find, 1, from, 1)))
+            break;
+        int f = res_sql_step(g->dst, find);
         if (f < 0)
             rc = -f;
         else if (f > 0)

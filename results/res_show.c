@@ -33,10 +33,14 @@ static void print_violation(sqlite3_stmt *st, FILE *out)
     fprintf(out, "  check      %lld\n", (long long)sqlite3_column_int64(st, 1));
     fprintf(out, "  condition  %lld", (long long)sqlite3_column_int64(st, 2));
     if (sqlite3_column_type(st, 12) != SQLITE_NULL) {
+        const char *quant = res_sql_text(st, 13), *cond = res_sql_text(st, 14);
+        size_t n = strlen(quant);
         fprintf(out, ": %s", res_sql_text(st, 12));
-        for (int i = 13; i <= 14; i++)
-            if (sqlite3_column_type(st, i) != SQLITE_NULL)
-                fprintf(out, " %s", res_sql_text(st, i));
+        /* The condition text may carry its quantifier already. */
+        if (*quant && (strncmp(cond, quant, n) || cond[n] != ' '))
+            fprintf(out, " %s", quant);
+        if (*cond)
+            fprintf(out, " %s", cond);
         fprintf(out, "\n  verdict    %s (expected %s)", res_sql_text(st, 15),
                 sqlite3_column_type(st, 16) == SQLITE_NULL
                     ? "none" : res_sql_text(st, 16));

@@ -93,6 +93,13 @@ int res_write_check(ResDb *db, int64_t run_id, const ResCheck *c,
 int res_check_done(ResDb *db, const char *sha256, const char *model,
                    const char *config, const char *version);
 
+/* For the latest such `done` check: *nfail = its results that do not pass
+   (DESIGN section 5) plus its runtime errors not tied to a `check noerror`
+   (violations with cond_index < 0). 0, or negative on error. */
+int res_check_failures(ResDb *db, const char *sha256, const char *model,
+                       const char *config, const char *version,
+                       int64_t *nfail);
+
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
 /* Run exactly one statement that only reads and print its rows. A refused
    or malformed statement is RES_EINPUT with the reason, before any output. */

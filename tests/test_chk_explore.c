@@ -118,7 +118,7 @@ static void test_runtime_errors(void **state)
     assert_string_equal(cu_verdicts(r), "No Ok");
     assert_int_equal(r->nerrors, 1);
     assert_string_equal(r->errors[0], "bounds: index 2 out of bounds for a[2] "
-                                      "at k line 7, thread 0");
+                                      "at test.litmus:7 (k, thread 0)");
     assert_int_equal(r->results[0].positive, 1);
     assert_int_equal(r->nviolations, 2);
     assert_int_equal(r->violations[1].kind, CHK_V_ERROR);
@@ -140,16 +140,16 @@ static void test_arith_and_assert_errors(void **state)
     (void)state;
     r = cu_run(p, LIT_STRICT);
     assert_int_equal(r->nerrors, 1);
-    assert_string_equal(r->errors[0], "arith: division by zero (5, 0) at k "
-                                      "line 5, thread 0");
+    assert_string_equal(r->errors[0], "arith: division by zero (5, 0) at "
+                                      "test.litmus:5 (k, thread 0)");
     chk_report_free(r);
     lit_program_free(p);
     p = cu_parse("test as\npm x = 0\n"
                  "kernel k grid 1 block 1 {\n  ld r1, x\n  assert r1 != 0\n}\n"
                  "check noerror expect strict=no\n");
     r = cu_run(p, LIT_STRICT);
-    assert_string_equal(r->errors[0], "assert: assertion failed (0 != 0) at k "
-                                      "line 5, thread 0");
+    assert_string_equal(r->errors[0], "assert: assertion failed (0 != 0) at "
+                                      "test.litmus:5 (k, thread 0)");
     assert_int_equal(r->results[0].verdict, 0);
     assert_int_equal(chk_result_passes(&r->results[0]), 1);
     chk_report_free(r);

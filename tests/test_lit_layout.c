@@ -61,6 +61,36 @@ static void test_design_example(void **state)
     lit_program_free(p);
 }
 
+/* The second worked example of specs/litmus.md: 8 words a line. */
+static void test_spec_example(void **state)
+{
+    (void)state;
+    LitDiag d;
+    lit_diag_init(&d);
+    LitProgram *p = NULL;
+    assert_int_equal(lit_parse_file("tests/data/lit/layout_pins.litmus", NULL,
+                                    &p, &d), 0);
+    lit_diag_free(&d);
+    assert_int_equal(p->words_per_line, 8);
+    at(p, 0, "log", 16, 2);
+    at(p, 1, "head", 28, 3);
+    at(p, 2, "tail", 40, 5);
+    at(p, 3, "data", 48, 6);
+    at(p, 4, "flag", 56, 7);
+    at(p, 5, "scratch", 8, 1);
+    at(p, 6, "tmp", 24, 3);
+    at(p, 7, "buf", 0, 0);
+    at(p, 8, "cnt", 3, 0);
+    assert_int_equal(p->pm_words, 64);
+    assert_int_equal(p->dram_words, 32);
+    assert_int_equal(p->shared_words, 4);
+    lit_program_free(p);
+    assert_error("test t\nconfig line_bytes = 64\npm log[12] line 2\n"
+                 "pm head line 2\npm q line 3",
+                 "t.litmus:5:6: error: pinned 'q' (line 3) overlaps 'log' "
+                 "(lines 2..3)");
+}
+
 static void test_unpinned(void **state)
 {
     (void)state;
@@ -174,6 +204,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_design_example),
+        cmocka_unit_test(test_spec_example),
         cmocka_unit_test(test_unpinned),
         cmocka_unit_test(test_pinned_packing),
         cmocka_unit_test(test_overlap),

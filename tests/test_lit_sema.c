@@ -478,6 +478,29 @@ static void test_cli_config(void **state)
                         "integer from 1 to 1048576, got '0'\n");
 }
 
+/* A statement that fails still declares what it names, so its uses say
+   nothing more; a stray '}' at top level is part of the bad statement. */
+static void test_no_cascade(void **state)
+{
+    (void)state;
+    assert_error("test t\nparam N =} 3\npm a[N]\n"
+                 "check final forall (a[N] == 1)",
+                 "t.litmus:2:10: error: expected a constant expression, "
+                 "found '}'");
+    assert_error("test t\nparam N = N + 1",
+                 "t.litmus:2:11: error: undefined param 'N'");
+    assert_error("test t\npm a[2] = {1, }\ncheck final forall (a[1] == 1)",
+                 "t.litmus:2:15: error: expected a constant expression, "
+                 "found '}'");
+    assert_error("test t\nkernel k grid 1 block 1 warp {\n nop\n}\n"
+                 "recover { run k }",
+                 "t.litmus:2:30: error: expected a constant expression, "
+                 "found '{'");
+    assert_error("test t\npm x\ncheck final forall (x == {5,=6}) expect hw=ok",
+                 "t.litmus:3:29: error: expected a constant expression, "
+                 "found '='");
+}
+
 /* All errors of a file in one pass, sorted by position; nothing caused by
    an earlier error is reported. */
 static void test_many_errors(void **state)
@@ -534,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_initializers),
         cmocka_unit_test(test_defines),
         cmocka_unit_test(test_cli_config),
+        cmocka_unit_test(test_no_cascade),
         cmocka_unit_test(test_many_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,10 +102,70 @@ static void test_dot_odd_witnesses(void **state)
         "  node [shape=box, fontname=\"monospace\"];\n"
         "  subgraph cluster_main {\n"
         "    label=\"main\";\n"
-        "    m0 [label=\"0: T2\"];\n"
-        "    m1 [label=\"1: T2\"];\n"
+        "    s0 [label=\"0: T2\"];\n"
+        "    s1 [label=\"1: T2\"];\n"
         "  }\n"
-        "  m0 -> m1 [label=\"po\"];\n"
+        "  s0 -> s1 [label=\"po\"];\n"
+        "}\n");
+    free(out);
+    res_close(db);
+    fx_dir_remove(&d);
+}
+
+/* The checker's own form: every step in "steps", each crash in "crashes",
+   a step without a thread (thread -1), nested crashes. */
+static void test_dot_nested_crashes(void **state)
+{
+    (void)state;
+    FxDir d;
+    fx_dir_make(&d);
+    ResDb *db = fx_open(d.db, RES_READWRITE);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(res_dot_witness(db, 9,
+        "{\"kind\":\"counterexample\",\"steps\":["
+        "{\"id\":0,\"phase\":\"main\",\"thread\":0,\"kernel\":\"k0\","
+        "\"line\":5,\"instr\":\"st x, 1\",\"effect\":\"x = 1\",\"store\":1},"
+        "{\"id\":1,\"phase\":\"recovery\",\"thread\":-1,\"kernel\":\"\","
+        "\"line\":0,\"instr\":\"launch fix\",\"effect\":\"\"},"
+        "{\"id\":2,\"phase\":\"recovery\",\"thread\":0,\"kernel\":\"fix\","
+        "\"line\":11,\"instr\":\"ld r1, x\",\"effect\":\"r1 = 1 (x)\"},"
+        "{\"id\":3,\"phase\":\"recovery\",\"thread\":0,\"kernel\":\"fix\","
+        "\"line\":13,\"instr\":\"st x, r1\",\"effect\":\"x = 2\",\"store\":2},"
+        "{\"id\":4,\"phase\":\"recovery\",\"thread\":0,\"kernel\":\"fix\","
+        "\"line\":11,\"instr\":\"ld r1, x\",\"effect\":\"r1 = 2 (x)\"}],"
+        "\"crashes\":[{\"after\":0,\"included\":[1],\"excluded\":[]},"
+        "{\"after\":3,\"included\":[2],\"excluded\":[]}],"
+        "\"crash\":{\"after\":0,\"included\":[1],\"excluded\":[]},"
+        "\"deps\":[]}", f), RES_OK);
+    fclose(f);
+    assert_string_equal(out,
+        "digraph violation_9 {\n"
+        "  node [shape=box, fontname=\"monospace\"];\n"
+        "  subgraph cluster_main {\n"
+        "    label=\"main\";\n"
+        "    s0 [label=\"0: T0 k0:5\\nst x, 1\\nx = 1\\nstore 1\","
+        " style=filled, fillcolor=palegreen];\n"
+        "  }\n"
+        "  crash1 [shape=octagon, label=\"crash 1\\npersisted: 1\"];\n"
+        "  subgraph cluster_recovery1 {\n"
+        "    label=\"recovery 1\";\n"
+        "    s1 [label=\"1:\\nlaunch fix\"];\n"
+        "    s2 [label=\"2: T0 fix:11\\nld r1, x\\nr1 = 1 (x)\"];\n"
+        "    s3 [label=\"3: T0 fix:13\\nst x, r1\\nx = 2\\nstore 2\","
+        " style=filled, fillcolor=palegreen];\n"
+        "  }\n"
+        "  crash2 [shape=octagon, label=\"crash 2\\npersisted: 2\"];\n"
+        "  subgraph cluster_recovery2 {\n"
+        "    label=\"recovery 2\";\n"
+        "    s4 [label=\"4: T0 fix:11\\nld r1, x\\nr1 = 2 (x)\"];\n"
+        "  }\n"
+        "  s2 -> s3 [label=\"po\"];\n"
+        "  s0 -> crash1 [style=bold];\n"
+        "  crash1 -> s1 [style=bold];\n"
+        "  s3 -> crash2 [style=bold];\n"
+        "  crash2 -> s4 [style=bold];\n"
         "}\n");
     free(out);
     res_close(db);
@@ -143,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_json_values),
         cmocka_unit_test(test_json_errors),
         cmocka_unit_test(test_dot_odd_witnesses),
+        cmocka_unit_test(test_dot_nested_crashes),
         cmocka_unit_test(test_table_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

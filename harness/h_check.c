@@ -1,0 +1,268 @@
+/*
+ * h_check.c — one file, one model: parse, check, print, store. Shared by
+ * `run` and `suite` so that both record exactly the same rows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/harness.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        size_t r;
+        if (n + 4096 + 1 > cap) {
+            char *b;
+            cap = cap ? cap * 2 : 8192;
+            b = realloc(buf, cap);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = b;
+        }
+        r = fread(buf + n, 1, cap - n - 1, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+int h_file_load(const char *path, const HOpts *o, HFile *f)
+{
+    LitOptions lo;
+    LitDiag d;
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->source = slurp(path, &f->len);
+    if (!f->source) {
+        fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
+        return H_USAGE;
+    }
+    h_sha256(f->source, f->len, f->sha256);
+    h_lit_options(o, &lo);
+    lit_diag_init(&d);
+    /* lit_parse_file reports a NUL byte where lit_parse_string would stop */
+    if (memchr(f->source, 0, f->len) ? lit_parse_file(path, &lo, &f->p, &d)
+                                     : lit_parse_string(path, f->source, &lo,
+                                                        &f->p, &d)) {
+        fputs(d.text ? d.text : "", stderr);
+        lit_diag_free(&d);
+        free(f->source);
+        f->source = NULL;
+        return H_USAGE;
+    }
+    lit_diag_free(&d);
+    return H_OK;
+}
+
+void h_file_free(HFile *f)
+{
+    lit_program_free(f->p);
+    free(f->source);
+    memset(f, 0, sizeof *f);
+}
+
+typedef struct {
+    char key[64];
+    char val[64];
+} Kv;
+
+static int cmp_kv(const void *a, const void *b)
+{
+    return strcmp(((const Kv *)a)->key, ((const Kv *)b)->key);
+}
+
+/* The -D overrides as key=value pairs. */
+static int overrides(const LitProgram *p, Kv *kv, int max)
+{
+    int n = 0;
+    for (int i = 0; i < p->nparams && n < max; i++)
+        if (p->params[i].overridden) {
+            snprintf(kv[n].key, sizeof kv[n].key, "%s", p->params[i].name);
+            snprintf(kv[n].val, sizeof kv[n].val, "%lld",
+                     (long long)p->params[i].value);
+            n++;
+        }
+    return n;
+}
+
+/* Sorted by key and joined by ';': the canonical form. */
+static void join(Kv *kv, int n, char *buf, size_t len)
+{
+    size_t k = 0;
+    qsort(kv, (size_t)n, sizeof *kv, cmp_kv);
+    buf[0] = 0;
+    for (int i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", i ? ";" : "",
+                              kv[i].key, kv[i].val);
+}
+
+/* DESIGN section 5: every config key, every -D param, crash_depth and
+   naive. */
+void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
+                     size_t len)
+{
+    Kv kv[LIT_NCONFIG + 64 + 2];
+    int n = 0;
+    for (int i = 0; i < LIT_NCONFIG; i++) {
+        snprintf(kv[n].key, sizeof kv[n].key, "%s", lit_config_name(i));
+        lit_config_format(&p->config, i, kv[n].val, sizeof kv[n].val);
+        n++;
+    }
+    n += overrides(p, kv + n, 64);
+    snprintf(kv[n].key, sizeof kv[n].key, "crash_depth");
+    snprintf(kv[n].val, sizeof kv[n].val, "%d", o->chk.crash_depth);
+    n++;
+    snprintf(kv[n].key, sizeof kv[n].key, "naive");
+    snprintf(kv[n].val, sizeof kv[n].val, "%d", o->chk.naive);
+    n++;
+    join(kv, n, buf, len);
+}
+
+/* tests.params (specs/schema.md): the -D overrides, canonical, or ''. */
+static void params_string(const LitProgram *p, char *buf, size_t len)
+{
+    Kv kv[64];
+    join(kv, overrides(p, kv, 64), buf, len);
+}
+
+static const char *vtext(int v)
+{
+    return v < 0 ? NULL : v ? "Ok" : "No";
+}
+
+static int store(const HFile *f, const HOpts *o, const ChkReport *r,
+                 ResDb *db, int64_t run_id)
+{
+    const LitProgram *p = f->p;
+    char config[2048], params[1024];
+    ResCheck c;
+    ResResult *res = calloc((size_t)r->nresults + 1, sizeof *res);
+    ResOutcome *out = calloc((size_t)r->noutcomes + 1, sizeof *out);
+    ResViolation *vio = calloc((size_t)r->nviolations + 1, sizeof *vio);
+    int64_t check_id;
+    int rc;
+    if (!res || !out || !vio) {
+        free(res);
+        free(out);
+        free(vio);
+        fprintf(stderr, "gpmc: error: out of memory\n");
+        return H_INTERNAL;
+    }
+    h_config_string(p, o, config, sizeof config);
+    params_string(p, params, sizeof params);
+    memset(&c, 0, sizeof c);
+    c.test.name = p->name;
+    c.test.path = f->path;
+    c.test.sha256 = f->sha256;
+    c.test.source = f->source;
+    c.test.params = params;
+    c.model = lit_model_names[r->model];
+    c.config = config;
+    c.status = chk_status_names[r->status];
+    c.error = r->reason;
+    c.states = r->states;
+    c.transitions = r->transitions;
+    c.crash_points = r->crash_points;
+    c.crash_images = r->crash_images;
+    c.recoveries = r->recoveries;
+    c.elapsed_ms = (int64_t)(r->elapsed_ms + 0.5);
+    c.peak_kb = r->peak_kb;
+    c.cycles = -1;
+    c.nvm_writes = -1;
+    for (int i = 0; i < r->nresults; i++) {
+        const ChkResult *x = &r->results[i];
+        res[i].cond_index = x->cond_index;
+        res[i].phase = lit_phase_names[x->phase];
+        res[i].quant = x->phase == LIT_NOERROR ? NULL : lit_quant_names[x->quant];
+        res[i].cond = x->phase == LIT_NOERROR ? NULL : x->cond;
+        res[i].verdict = vtext(x->verdict);
+        res[i].expected = vtext(x->expected);
+        res[i].positive = x->positive;
+        res[i].negative = x->negative;
+    }
+    for (int i = 0; i < r->noutcomes; i++) {
+        out[i].phase = lit_phase_names[r->outcomes[i].phase];
+        out[i].state = r->outcomes[i].state;
+        out[i].count = r->outcomes[i].count;
+    }
+    for (int i = 0; i < r->nviolations; i++) {
+        const ChkViolation *v = &r->violations[i];
+        vio[i].cond_index = v->cond_index;
+        vio[i].kind = chk_vkind_names[v->kind];
+        vio[i].image = v->image;
+        vio[i].witness = v->witness;
+        vio[i].witness_json = v->witness_json;
+        vio[i].depth = v->depth;
+    }
+    c.nresults = r->nresults;
+    c.results = res;
+    c.noutcomes = r->noutcomes;
+    c.outcomes = out;
+    c.nviolations = r->nviolations;
+    c.violations = vio;
+    rc = res_write_check(db, run_id, &c, &check_id);
+    if (rc)
+        fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
+    free(res);
+    free(out);
+    free(vio);
+    return rc ? H_INTERNAL : H_OK;
+}
+
+int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
+            int64_t run_id, FILE *out, int *passed)
+{
+    ChkOptions co = o->chk;
+    ChkReport *r;
+    char err[256];
+    int rc = H_OK;
+    co.model = model;
+    if (chk_run(f->p, &co, &r, err, sizeof err)) {
+        fprintf(stderr, "gpmc: internal error: %s: %s\n", f->path, err);
+        return H_INTERNAL;
+    }
+    if (out && r->notes && *r->notes)
+        fputs(r->notes, stderr);
+    if (out) {
+        if (o->json)
+            h_print_json(out, f->p, r);
+        else
+            h_print_report(out, f->p, r);
+    }
+    *passed = h_report_passes(f->p, r);
+    if (db)
+        rc = store(f, o, r, db, run_id);
+    chk_report_free(r);
+    return rc;
+}
+
+char *h_argv_string(const char *cmd, int argc, char **argv)
+{
+    size_t n = 6 + strlen(cmd);
+    char *s;
+    for (int i = 0; i < argc; i++)
+        n += strlen(argv[i]) + 1;
+    s = malloc(n);
+    if (!s)
+        return NULL;
+    strcpy(s, "gpmc ");
+    strcat(s, cmd);
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
