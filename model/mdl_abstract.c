@@ -303,12 +303,14 @@ static int settle(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
 }
 
 static int abs_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                     const LitInstr *in, int32_t word, MdlStepInfo *info)
+                     const LitInstr *in, int32_t word, MdlStepInfo *info,
+                     MdlError *e)
 {
     const Abs *a = abs_of(m);
     uint64_t own, obs = 0, f = 0, set;
     int r;
     (void)word;
+    (void)e;
     if (in->op != LIT_PBAR_WI && in->op != LIT_PBAR_WG &&
         in->op != LIT_PBAR_KR && in->op != LIT_PSYNC)
         return MDL_OK;                  /* hardware instructions: no effect */
@@ -375,8 +377,8 @@ static int abs_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
 
 /* The threads of the launch are gone: their pending stores stay, owned by
    no one; frontiers and observations start empty in the next launch. */
-static void abs_join(Model *m, MdlState *s, const MdlLaunch *L,
-                     MdlStepInfo *info)
+static int abs_join(Model *m, MdlState *s, const MdlLaunch *L,
+                    MdlStepInfo *info)
 {
     int np = npend(m, s, L->pm_off);
     (void)info;
@@ -386,6 +388,7 @@ static void abs_join(Model *m, MdlState *s, const MdlLaunch *L,
     }
     for (uint32_t i = 0; i < (uint32_t)L->nthreads * L->mthr_stride; i++)
         mdl_set(s, L->mthr_off + i, 0);
+    return MDL_OK;
 }
 
 typedef struct {
@@ -480,6 +483,8 @@ static int abs_events(Model *m, const MdlState *s, const MdlLaunch *L,
                       uint32_t *codes, int max)
 {
     int np = npend(m, s, L->pm_off), n = 0;
+    if (!m->naive)
+        return 0;
     for (int j = 0; j < np && n < max; j++)
         if (!s->w[ENT(m, L->pm_off, j) + 2])
             codes[n++] = (uint32_t)j;

@@ -11,7 +11,9 @@
  * matching the k-th arrivals because no thread can pass an instance before
  * it releases. Releases and kernel joins are folded into the step that
  * enables them: the skipped intermediate states have the same persistency
- * state, hence the same crash images, as the state before that step.
+ * state, hence the same crash images, as the state before that step. A join
+ * the model blocks (hw, waiting for requests to complete) instead leaves
+ * the launch in place, all threads done, until a model event unblocks it.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -230,10 +232,6 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
         snprintf(err, errlen, "unknown model %d", model);
         return NULL;
     }
-    if (model == LIT_HW) {
-        snprintf(err, errlen, "the hw model is not available yet");
-        return NULL;
-    }
     a = lit_arena_new();
     if (!a) {
         snprintf(err, errlen, "out of memory");
@@ -244,7 +242,7 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
     m->p = p;
     m->kind = model;
     m->naive = naive;
-    m->ops = &mdl_abstract_ops;
+    m->ops = model == LIT_HW ? &mdl_hw_ops : &mdl_abstract_ops;
     if (m->ops->setup(m, err, errlen) ||
         build_part(m, 0, p->nmain, p->main_seq, err, errlen) ||
         build_part(m, 1, p->has_recover ? p->nrecover : 0, p->recover_seq,
@@ -333,8 +331,8 @@ static void advance(Model *m, MdlState *s, MdlStepInfo *info)
         uint32_t var;
         if (L->kernel >= 0 && !all_done(s, L))
             return;
-        if (L->kernel >= 0)
-            m->ops->join(m, s, L, info);
+        if (L->kernel >= 0 && m->ops->join(m, s, L, info) == MDL_BLOCKED)
+            return;
         if (idx >= m->nlaunch[part]) {
             mdl_set(s, 0, (uint64_t)m->nlaunch[part] |
                           (part ? HDR_PART_BIT : 0));
@@ -687,7 +685,8 @@ static int thread_step(Exec *x)
         }
         if (!r)
             r = x->m->ops->instr(x->m, x->s, L, x->slot, in,
-                                 a.space == LIT_PM ? a.word : -1, x->info);
+                                 a.space == LIT_PM ? a.word : -1, x->info,
+                                 x->e);
         break;
     }
     case LIT_PBAR_WG: case LIT_PBAR_KR:
@@ -697,11 +696,11 @@ static int thread_step(Exec *x)
             next = pc;
             break;
         }
-        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info);
+        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info, x->e);
         break;
     case LIT_L2WB: case LIT_PCOMMIT: case LIT_SFENCE: case LIT_MEMBAR_CTA:
     case LIT_MEMBAR_SYS: case LIT_PBAR_WI: case LIT_PSYNC:
-        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info);
+        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info, x->e);
         break;
     case LIT_BAR_SYNC:
     case LIT_GRID_SYNC:
@@ -956,8 +955,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 moved = 1;
             }
         }
-    if (m->naive)
-        nev = m->ops->events(m, s, L, codes, 128);
+    nev = m->ops->events(m, s, L, codes, 128);
     for (int i = 0; i < nev; i++)
         if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {

@@ -96,20 +96,27 @@ struct MdlOps {
                  int32_t word, int64_t v, int op, MdlStepInfo *info,
                  MdlError *e);
     /* Persistency instructions: clwb clflush l2wb pcommit fences, pbar.*
-       when not collective, psync. MDL_OK or MDL_BLOCKED (naive stall). */
+       when not collective, psync. MDL_OK, MDL_BLOCKED (naive stall), or
+       MDL_FAILED when a bound of gpmc is hit (e is filled). */
     int (*instr)(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                 const LitInstr *in, int32_t word, MdlStepInfo *info);
+                 const LitInstr *in, int32_t word, MdlStepInfo *info,
+                 MdlError *e);
     int (*collective)(const Model *m, int op);      /* pbar.wg / pbar.kr */
     /* Release of a collective pbar by the thread slots [first, first+n):
        MDL_OK, or MDL_BLOCKED while it must wait (naive mode). */
     int (*release)(Model *m, MdlState *s, const MdlLaunch *L, int first,
                    int n, int op, MdlStepInfo *info);
-    void (*join)(Model *m, MdlState *s, const MdlLaunch *L, MdlStepInfo *info);
+    /* The implicit join at the end of launch L, once every thread is done:
+       MDL_OK, or MDL_BLOCKED while it must wait; the launch then stays, all
+       threads done, until a model event unblocks it. */
+    int (*join)(Model *m, MdlState *s, const MdlLaunch *L, MdlStepInfo *info);
     int (*images)(Model *m, const MdlState *s, uint32_t pm_off,
                   MdlImageFn fn, void *ctx);
     void (*visible)(const Model *m, const MdlState *s, uint32_t pm_off,
                     int64_t *pm);
-    /* Naive mode: the model's enabled events, as codes < MDL_STEP_EVENT. */
+    /* The model's enabled events, as codes < MDL_STEP_EVENT: in naive mode
+       its nondeterministic actions; in the default mode normally none (hw:
+       the completion of a kernel join that waits for requests). */
     int (*events)(Model *m, const MdlState *s, const MdlLaunch *L,
                   uint32_t *codes, int max);
     int (*event)(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
@@ -119,6 +126,7 @@ struct MdlOps {
 };
 
 extern const MdlOps mdl_abstract_ops;
+extern const MdlOps mdl_hw_ops;
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);
 void mdl_note(Model *m, int id, const char *text);
