@@ -847,10 +847,32 @@ static void stuck(Model *m, const MdlState *s, const MdlLaunch *L, MdlError *e)
 
 /* ---- successors ---------------------------------------------------------- */
 
-static void post_step(Model *m, MdlState *s, const MdlLaunch *L,
+/* After a step: releases and joins. A thread step can only complete the
+   groups of the thread it moved (its CTA, the kernel), and only when that
+   thread now waits or has finished; what those releases finish may
+   complete any group, so a release falls back to the full pass. A model
+   event (naive persists, hw request completions) may unblock anything. */
+static void post_step(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                       MdlStepInfo *info)
 {
-    release_all(m, s, L, info);
+    if (slot >= 0 && L->kernel >= 0) {
+        uint64_t h = s->w[L->thr_off + (uint32_t)slot * L->thr_stride];
+        int st = TH_STATUS(h), k = TH_KIND(h), c = L->cta[slot], rel = 0;
+        if (st == TS_RUN)
+            return;
+        if (st == TS_DONE || k == WK_BAR || k == WK_PWG)
+            rel |= try_release(m, s, L, L->cta_first[c], L->cta_count[c],
+                               1u << WK_BAR | 1u << WK_PWG, info);
+        if (st == TS_DONE || k == WK_GRID || k == WK_PKR)
+            rel |= try_release(m, s, L, 0, L->nthreads,
+                               1u << WK_GRID | 1u << WK_PKR, info);
+        if (rel)
+            release_all(m, s, L, info);
+        if (st != TS_DONE && !rel)
+            return;
+    } else {
+        release_all(m, s, L, info);
+    }
     advance(m, s, info);
 }
 
@@ -882,7 +904,7 @@ static int exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
         r = thread_step(&x);
     }
     if (r == MDL_OK)
-        post_step(m, s, L, info);
+        post_step(m, s, L, step & MDL_STEP_EVENT ? -1 : (int)step, info);
     return r;
 }
 
