@@ -187,9 +187,10 @@ void chk_recover_space(ChkRun *R, uint32_t img, int d);
 void chk_limit(ChkRun *R, const char *reason);
 uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery);
 /* Image ids of state s (via the persistency-key cache): first index into
-   pk_imgs and count. */
+   pk_imgs and count; *fresh (if given) tells whether s is the first state
+   with its key. */
 uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
-                       uint32_t *count);
+                       uint32_t *count, int *fresh);
 
 /* An image as all pm_words words (gaps zero), into out. */
 void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out);

@@ -159,7 +159,7 @@ void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out)
 }
 
 uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
-                       uint32_t *count)
+                       uint32_t *count, int *fresh)
 {
     uint32_t off = mdl_persist_key(R->m, s), len = s->len - off, key;
     int r = chk_table_put(&R->pkeys, s->w + off, len,
@@ -189,6 +189,8 @@ uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
     }
     *first = R->pk_first.v[key];
     *count = R->pk_count.v[key];
+    if (fresh)
+        *fresh = r == 1;
     return key;
 }
 
@@ -425,10 +427,13 @@ static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     (void)ctx;
     R->crash_points++;
     if (wants_images(R)) {
-        uint32_t first, count, key = chk_images_of(R, cur, &first, &count);
+        int fresh;
+        uint32_t first, count;
+        uint32_t key = chk_images_of(R, cur, &first, &count, &fresh);
         if (key == CHK_NONE)
             return -1;
-        for (uint32_t k = 0; k < count; k++) {
+        /* a key seen before registered its images at an earlier state */
+        for (uint32_t k = 0; fresh && k < count; k++) {
             uint32_t img = R->pk_imgs.v[first + k];
             if (vec_get(&R->img_state, img) == CHK_NONE)
                 vec_set(R, &R->img_state, img, i);
@@ -489,7 +494,7 @@ static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     if (d > 0) {
         uint32_t first, count;
         R->crash_points++;
-        if (chk_images_of(R, cur, &first, &count) == CHK_NONE)
+        if (chk_images_of(R, cur, &first, &count, NULL) == CHK_NONE)
             return -1;
         for (uint32_t k = 0; k < count && R->status == CHK_DONE; k++) {
             uint32_t img2 = R->pk_imgs.v[first + k];
