@@ -108,7 +108,3 @@ void lit_arena_free(LitArena *a)
     free(a);
 }
 
-size_t lit_arena_bytes(const LitArena *a)
-{
-    return a->reserved;
-}

@@ -28,7 +28,6 @@ void *lit_arena_alloc(LitArena *a, size_t n);          /* zeroed, 16-aligned */
 char *lit_arena_strdup(LitArena *a, const char *s);
 char *lit_arena_strndup(LitArena *a, const char *s, size_t n);
 void lit_arena_free(LitArena *a);
-size_t lit_arena_bytes(const LitArena *a);              /* bytes reserved */
 
 /* ---- diagnostics ------------------------------------------------------- */
 

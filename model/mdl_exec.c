@@ -191,12 +191,6 @@ int mdl_terminal(const Model *m, const MdlState *s)
     return (int32_t)(s->w[0] & 0xFFFFu) >= m->nlaunch[part];
 }
 
-int mdl_is_recovery(const Model *m, const MdlState *s)
-{
-    (void)m;
-    return (s->w[0] & HDR_PART_BIT) != 0;
-}
-
 /* ---- model lifetime ---------------------------------------------------- */
 
 static void note_degraded(Model *m)
@@ -928,14 +922,6 @@ int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
     if (r == MDL_OK)
         return 0;
     return r == MDL_FAILED ? 1 : -1;
-}
-
-int mdl_threads(const Model *m, const MdlState *s, const int32_t **gtid)
-{
-    const MdlLaunch *L = mdl_launch_of(m, s);
-    if (gtid)
-        *gtid = L->gtid;
-    return L->nthreads;
 }
 
 int mdl_thread_ready(const Model *m, const MdlState *s, int slot)

@@ -140,15 +140,13 @@ int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
    schedule, as the timing model does. */
 int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
              MdlError *e);
-/* Thread slots of the current launch: their number, global ids, and
-   whether slot i can take a step now (running, not waiting or done). */
-int mdl_threads(const Model *m, const MdlState *s, const int32_t **gtid);
+/* Whether thread slot i of the current launch can take a step now
+   (running, not waiting or done). */
 int mdl_thread_ready(const Model *m, const MdlState *s, int slot);
 /* Index of the current launch within its part (main or recovery). */
 int mdl_launch_index(const Model *m, const MdlState *s);
 
 int mdl_terminal(const Model *m, const MdlState *s);
-int mdl_is_recovery(const Model *m, const MdlState *s);
 
 /* Crash images of s: every image the model allows (default mode), or the
    persisted image alone (naive mode). They depend only on the words
