@@ -204,6 +204,18 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     return 0;
 }
 
+int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
+                const char *missing)
+{
+    if (!r && !o->help && o->nfiles)
+        return -1;
+    if (!r && !o->help)
+        fprintf(stderr, "gpmc %s: error: %s\n", cmd, missing);
+    fputs(help, o->help && !r ? stdout : stderr);
+    h_opts_free(o);
+    return r ? r : o->help ? H_OK : H_USAGE;
+}
+
 void h_opts_free(HOpts *o)
 {
     for (int i = 0; i < o->ndefines; i++)

@@ -20,13 +20,9 @@ int h_cmd_parse(int argc, char **argv)
     LitDiag diag;
     LitProgram **progs;
     int rc = h_opts_parse(argc, argv, &o, HO_DEFINE | HO_PARSE, "parse");
-    if (rc || o.help || !o.nfiles) {
-        if (!rc && !o.help)
-            fprintf(stderr, "gpmc parse: error: no input file\n");
-        fputs(usage, o.help && !rc ? stdout : stderr);
-        h_opts_free(&o);
-        return rc ? rc : o.help ? H_OK : H_USAGE;
-    }
+    rc = h_opts_done(&o, rc, "parse", usage, "no input file");
+    if (rc >= 0)
+        return rc;
     progs = calloc((size_t)o.nfiles + 1, sizeof *progs);
     if (!progs) {
         fprintf(stderr, "gpmc parse: error: out of memory\n");

@@ -52,13 +52,9 @@ int h_cmd_run(int argc, char **argv)
     int64_t run_id = 0;
     int status = H_OK, first = 1;
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE, "run");
-    if (r || o.help || !o.nfiles) {
-        if (!r && !o.help)
-            fprintf(stderr, "gpmc run: error: no input file\n");
-        fputs(run_help, o.help && !r ? stdout : stderr);
-        h_opts_free(&o);
-        return r ? r : o.help ? H_OK : H_USAGE;
-    }
+    r = h_opts_done(&o, r, "run", run_help, "no input file");
+    if (r >= 0)
+        return r;
     if (o.json)
         printf("[");
     for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {

@@ -351,13 +351,9 @@ int h_cmd_suite(int argc, char **argv)
                 "(the suite writes to its database)\n");
         r = H_USAGE;
     }
-    if (r || o.help || !o.nfiles) {
-        if (!r && !o.help)
-            fprintf(stderr, "gpmc suite: error: no input directory or file\n");
-        fputs(suite_help, o.help && !r ? stdout : stderr);
-        h_opts_free(&o);
-        return r ? r : o.help ? H_OK : H_USAGE;
-    }
+    r = h_opts_done(&o, r, "suite", suite_help, "no input directory or file");
+    if (r >= 0)
+        return r;
     for (int i = 0; i < o.nfiles; i++) {
         struct stat st;
         if (stat(o.files[i], &st)) {

@@ -105,13 +105,9 @@ int h_cmd_time(int argc, char **argv)
     ResDb *db = NULL;
     int64_t run_id = 0;
     int r = h_opts_parse(argc, argv, &o, HO_DEFINE, "time");
-    if (r || o.help || !o.nfiles) {
-        if (!r && !o.help)
-            fprintf(stderr, "gpmc time: error: no input file\n");
-        fputs(time_help, o.help && !r ? stdout : stderr);
-        h_opts_free(&o);
-        return r ? r : o.help ? H_OK : H_USAGE;
-    }
+    r = h_opts_done(&o, r, "time", time_help, "no input file");
+    if (r >= 0)
+        return r;
     rows = calloc((size_t)o.nfiles * LIT_NMODELS, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "gpmc: internal error: out of memory\n");

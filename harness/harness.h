@@ -47,6 +47,11 @@ typedef struct {
 
 int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                  const char *cmd);
+/* After h_opts_parse (result r): prints the help or the usage error of a
+   command that takes files, frees o and returns the exit status; returns
+   -1 when the command should go on. */
+int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
+                const char *missing);
 void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
 int h_parse_int(const char *s, int64_t *v);
