@@ -23,6 +23,7 @@ int h_cmd_parse(int argc, char **argv)
     rc = h_opts_done(&o, rc, "parse", usage, "no input file");
     if (rc >= 0)
         return rc;
+    rc = H_OK;
     progs = calloc((size_t)o.nfiles + 1, sizeof *progs);
     if (!progs) {
         fprintf(stderr, "gpmc parse: error: out of memory\n");
