@@ -186,7 +186,6 @@ typedef struct {
     const int64_t *want;
     uint32_t n;
     uint64_t included;
-    int found;
 } Find;
 
 static int find_image(void *ctx, const int64_t *pm, uint64_t included)
@@ -195,7 +194,6 @@ static int find_image(void *ctx, const int64_t *pm, uint64_t included)
     if (memcmp(pm, f->want, f->n * sizeof *f->want))
         return 0;
     f->included = included;
-    f->found = 1;
     return 1;
 }
 
@@ -205,13 +203,12 @@ static void crash(W *w, uint32_t img, int ncrash)
     ChkRun *R = w->R;
     MdlPending pend[64];
     Find f;
-    Buf inc = {0}, exc = {0}, js = {0};
+    Buf inc = {0}, exc = {0};
     int np = mdl_pending(R->m, &w->a, pend, 64);
     chk_image_expand(R, img, R->ifull);
     f.want = R->ifull;
     f.n = (uint32_t)R->p->pm_words;
     f.included = 0;
-    f.found = 0;
     mdl_images(R->m, &w->a, find_image, &f);
     for (int j = 0; j < np && j < 64; j++) {
         char nm[64];
@@ -219,7 +216,6 @@ static void crash(W *w, uint32_t img, int ncrash)
         mdl_word_name(R->m, LIT_PM, pend[j].word, nm, sizeof nm);
         put(b, "%s#%d %s = %lld", b->n ? ", " : "", w->slotid[j], nm,
             (long long)pend[j].value);
-        put(&js, "%s%d", js.n ? "," : "", w->slotid[j]);
     }
     put(&w->text, "crash %d after step %d", ncrash, w->nsteps);
     if (np) {
@@ -242,7 +238,6 @@ static void crash(W *w, uint32_t img, int ncrash)
     put(&w->crashes, "]}");
     free(inc.s);
     free(exc.s);
-    free(js.s);
 }
 
 static int collect_path(const ChkSpace *sp, uint32_t target, uint32_t *out,
@@ -385,6 +380,24 @@ static int recovery_segs(ChkRun *R, Seg *seg, int n, uint32_t img, int err,
     return n;
 }
 
+/* A main-program segment with no error and no crash after it. */
+static void main_seg(Seg *seg)
+{
+    memset(seg, 0, MAXSEG * sizeof *seg);
+    seg[0].err_step = CHK_NONE;
+    seg[0].crash_img = CHK_NONE;
+}
+
+/* The main program to the first crash point with image img, then the
+   recoveries towards observation (or error) id; returns the segments. */
+static int through_recovery(ChkRun *R, Seg *seg, uint32_t img, int err,
+                            uint32_t id)
+{
+    seg[0].target = R->img_state.v[img];
+    seg[0].crash_img = img;
+    return recovery_segs(R, seg, 1, img, err, id);
+}
+
 void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
 {
     W w;
@@ -392,20 +405,14 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
     int n = 1;
     if (start(&w, R))
         return;
-    memset(seg, 0, sizeof seg);
-    seg[0].level = 0;
-    seg[0].err_step = CHK_NONE;
-    seg[0].crash_img = CHK_NONE;
-    if (ph == LIT_FINAL) {
-        seg[0].target = R->out_state[ph].v[o];
-    } else if (ph == LIT_CRASH) {
-        seg[0].target = R->out_state[ph].v[o];
-        seg[0].crash_img = R->out_aux[ph].v[o];
+    main_seg(seg);
+    if (ph == LIT_RECOVERED) {
+        n = through_recovery(R, seg, R->out_aux[ph].v[o], 0,
+                             R->out_state[ph].v[o]);
     } else {
-        uint32_t img = R->out_aux[ph].v[o];
-        seg[0].target = R->img_state.v[img];
-        seg[0].crash_img = img;
-        n = recovery_segs(R, seg, 1, img, 0, R->out_state[ph].v[o]);
+        seg[0].target = R->out_state[ph].v[o];
+        if (ph == LIT_CRASH)
+            seg[0].crash_img = R->out_aux[ph].v[o];
     }
     play(&w, seg, n);
     if (ph == LIT_CRASH) {
@@ -436,17 +443,12 @@ void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
     int n = 1;
     if (start(&w, R))
         return;
-    memset(seg, 0, sizeof seg);
-    seg[0].err_step = CHK_NONE;
-    seg[0].crash_img = CHK_NONE;
+    main_seg(seg);
     if (R->err_img.v[err] == CHK_NONE) {
         seg[0].target = R->err_state.v[err];
         seg[0].err_step = R->err_aux.v[err];
     } else {
-        uint32_t img = R->err_img.v[err];
-        seg[0].target = R->img_state.v[img];
-        seg[0].crash_img = img;
-        n = recovery_segs(R, seg, 1, img, 1, err);
+        n = through_recovery(R, seg, R->err_img.v[err], 1, err);
     }
     play(&w, seg, n);
     finish(&w, v, CHK_V_ERROR);
