@@ -17,6 +17,20 @@
 
 #include "litmus/litmus.h"
 
+/* How a long exploration talks to its user (SPIN's pan progress lines):
+   while chk_run works it calls ChkOptions.progress about once a second with
+   these figures; the caller prints them. */
+typedef struct {
+    int64_t states;                     /* explored so far, every level */
+    int64_t transitions;
+    int64_t depth;                      /* main-program BFS depth reached */
+    int64_t recoveries;
+    int64_t peak_kb;                    /* the process's peak resident set */
+    double elapsed_s;
+} ChkProgress;
+
+typedef void (*ChkProgressFn)(void *ctx, const ChkProgress *p);
+
 typedef struct {
     int model;                          /* LIT_STRICT … LIT_HW */
     int naive;                          /* literal semantics, see DESIGN */
@@ -25,6 +39,8 @@ typedef struct {
     int64_t max_steps;                  /* BFS depth bound; default 10000 */
     double timeout_s;                   /* wall clock per check; 0 = none */
     int list_images;                    /* fill ChkReport.images */
+    ChkProgressFn progress;             /* NULL: no progress reports */
+    void *progress_ctx;
 } ChkOptions;
 
 void chk_options_default(ChkOptions *o);

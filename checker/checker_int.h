@@ -160,6 +160,8 @@ typedef struct ChkRun {
     ChkTable finals;                    /* observable terminal states */
     uint64_t *fbuf;
     double t0;
+    double last_progress;               /* chk_now() of the last report */
+    int64_t main_depth;                 /* deepest main-program state seen */
     int oom;
 } ChkRun;
 

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "checker/checker_int.h"
 
@@ -38,10 +39,28 @@ static uint32_t vec_get(const ChkVec *v, uint32_t i)
     return i < v->n ? v->v[i] : CHK_NONE;
 }
 
+static void report_progress(ChkRun *R, double now)
+{
+    ChkProgress pg;
+    struct rusage ru;
+    if (!R->o.progress || now - R->last_progress < 1.0)
+        return;
+    R->last_progress = now;
+    pg.states = R->states;
+    pg.transitions = R->transitions;
+    pg.depth = R->main_depth;
+    pg.recoveries = R->recoveries;
+    pg.peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss : 0;
+    pg.elapsed_s = now - R->t0;
+    R->o.progress(R->o.progress_ctx, &pg);
+}
+
 static void check_time(ChkRun *R)
 {
     char msg[64];
-    if (R->o.timeout_s > 0 && chk_now() - R->t0 > R->o.timeout_s) {
+    double now = chk_now();
+    report_progress(R, now);
+    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s) {
         snprintf(msg, sizeof msg, "timeout (%gs)", R->o.timeout_s);
         chk_limit(R, msg);
     }
@@ -390,6 +409,8 @@ static void bfs(ChkRun *R, int level, int recovery, VisitFn visit, void *ctx)
         uint32_t depth = sp->depth[i];
         int r;
         chk_space_state(sp, i, cur);
+        if (level == 0 && (int64_t)depth > R->main_depth)
+            R->main_depth = depth;
         if (chk_vec_push(&sp->eoff, (uint32_t)sp->edges.n)) {
             oom(R);
             break;

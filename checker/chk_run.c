@@ -405,6 +405,7 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     if (R.o.crash_depth < 1)
         R.o.crash_depth = 1;
     R.t0 = chk_now();
+    R.last_progress = R.t0;
     R.arena = lit_arena_new();
     if (!R.arena) {
         snprintf(err, errlen, "out of memory");

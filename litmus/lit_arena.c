@@ -19,12 +19,12 @@ struct LitArena {
 
 LitArena *lit_arena_new(void)
 {
-    return calloc(1, sizeof(LitArena));
+    return lit_calloc(1, sizeof(LitArena));
 }
 
 static Chunk *chunk_new(LitArena *a, size_t size)
 {
-    Chunk *c = calloc(1, sizeof(Chunk) + size);
+    Chunk *c = lit_calloc(1, sizeof(Chunk) + size);
     if (!c)
         return NULL;
     c->size = size;
@@ -103,8 +103,8 @@ void lit_arena_free(LitArena *a)
         return;
     for (Chunk *c = a->head, *next; c; c = next) {
         next = c->next;
-        free(c);
+        lit_free(c);
     }
-    free(a);
+    lit_free(a);
 }
 

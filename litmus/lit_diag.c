@@ -13,23 +13,15 @@ void lit_diag_init(LitDiag *d)
 
 void lit_diag_free(LitDiag *d)
 {
-    free(d->text);
+    lit_free(d->text);
     memset(d, 0, sizeof *d);
 }
 
 void lit_diag_append(LitDiag *d, const char *line)
 {
     size_t n = strlen(line);
-    if (d->len + n + 2 > d->cap) {
-        size_t cap = d->cap ? d->cap : 256;
-        while (cap < d->len + n + 2)
-            cap *= 2;
-        char *t = realloc(d->text, cap);
-        if (!t)
-            return;                     /* the count below still tells */
-        d->text = t;
-        d->cap = cap;
-    }
+    if (lit_grow(&d->text, &d->cap, d->len + n + 2, 1))
+        return;                         /* the count below still tells */
     memcpy(d->text + d->len, line, n);
     d->len += n;
     if (n == 0 || line[n - 1] != '\n')

@@ -858,15 +858,15 @@ static int parse(const char *path, const char *text, size_t len,
 {
     *out = NULL;
     LitArena *a = lit_arena_new();
-    LitParser *P = calloc(1, sizeof *P);
+    LitParser *P = lit_calloc(1, sizeof *P);
     if (!a || !P) {
-        free(P);
+        lit_free(P);
         lit_arena_free(a);
         return read_failed(path, "out of memory", diag);
     }
     jmp_buf oom;
     if (setjmp(oom)) {
-        free(P);
+        lit_free(P);
         lit_arena_free(a);
         return read_failed(path, "out of memory", diag);
     }
@@ -905,7 +905,7 @@ static int parse(const char *path, const char *text, size_t len,
     int nerr = P->errs.n;
     LitProgram *prog = P->prog;
     lit_diag_flush(&P->errs, diag);
-    free(P);
+    lit_free(P);
     if (nerr) {
         lit_arena_free(a);
         return 1;
@@ -932,7 +932,7 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     while (f && !err) {
         if (len == cap) {
             cap = cap ? 2 * cap : 4096;
-            char *nb = realloc(buf, cap + 1);
+            char *nb = lit_realloc(buf, cap + 1);
             if (!nb) {
                 err = ENOMEM;
                 break;
@@ -950,12 +950,12 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     if (f)
         fclose(f);
     if (err) {
-        free(buf);
+        lit_free(buf);
         snprintf(line, sizeof line, "cannot read: %s", strerror(err));
         return read_failed(path, line, diag);
     }
     int rc = parse(path, buf ? buf : "", len, opt, out, diag);
-    free(buf);
+    lit_free(buf);
     return rc;
 }
 

@@ -19,6 +19,41 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* ---- memory: the one way to allocate (lit_mem.c) ------------------------
+ * Every heap allocation in gpmc goes through these, and every array grows
+ * through lit_grow, so that failure is handled the same way everywhere: a
+ * NULL or -1 the caller turns into an error code (the checker: an
+ * `incomplete` check), never abort() and never an unchecked pointer. */
+
+void *lit_malloc(size_t n);
+void *lit_calloc(size_t count, size_t size);
+void *lit_realloc(void *p, size_t n);
+void lit_free(void *p);
+/* Makes room for `need` elements of `elem` bytes in the array whose address
+   is arrp (a T **), capacity *cap, doubling from 8. 0 ok; -1 out of memory,
+   the array left as it was. */
+int lit_grow(void *arrp, size_t *cap, size_t need, size_t elem);
+#define LIT_GROW(arr, cap, need) lit_grow(&(arr), &(cap), (need), sizeof *(arr))
+/* Tests: the n-th allocation from now fails (n >= 1); 0 turns it off. */
+void lit_mem_fail_after(long n);
+
+/* A growable string. `failed` is set once an append ran out of memory; the
+   text then stops short, and users check the flag before trusting it. */
+typedef struct {
+    char *s;                            /* NUL-terminated once written */
+    size_t len, cap;
+    int failed;
+} LitStr;
+
+void lit_str_printf(LitStr *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void lit_str_putn(LitStr *s, const char *text, size_t n);
+/* A JSON string literal, quotes included: control characters and the
+   quote and backslash escaped, invalid UTF-8 replaced by U+FFFD. */
+void lit_str_json(LitStr *s, const char *text);
+void lit_str_copy(const LitStr *s, char *buf, size_t len);  /* truncates */
+void lit_str_free(LitStr *s);
+
 /* ---- arena: one per lifetime, freed at once ---------------------------- */
 
 typedef struct LitArena LitArena;

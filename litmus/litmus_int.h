@@ -77,19 +77,6 @@ int32_t lit_names_find(const LitNames *t, const char *s, size_t n);
    0 ok, -1 out of memory. */
 int lit_names_add(LitNames *t, LitArena *a, const char *name, int32_t index);
 
-/* ---- growable strings (lit_str.c) ------------------------------------- */
-
-typedef struct {
-    char *s;                            /* NUL-terminated once written */
-    size_t len, cap;
-    int failed;                         /* out of memory: output is short */
-} LitStr;
-
-void lit_str_printf(LitStr *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void lit_str_copy(const LitStr *s, char *buf, size_t len);  /* truncates */
-void lit_str_free(LitStr *s);
-
 /* ---- printing pieces (lit_print.c) ------------------------------------- */
 
 void lit_print_int(LitStr *s, int64_t v);       /* reads back as v */
