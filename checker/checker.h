@@ -31,6 +31,17 @@ typedef struct {
 
 typedef void (*ChkProgressFn)(void *ctx, const ChkProgress *p);
 
+/* Reductions of the default mode (specs/checker.md proves each keeps every
+   verdict, outcome and crash-image set of --naive). `--no-reduce` clears
+   them all; `--no-fuse` … one each. */
+enum {
+    CHK_R_FUSE = 1,                     /* invisible steps fused */
+    CHK_R_POR = 2,                      /* partial-order reduction */
+    CHK_R_SLICE = 4,                    /* property-directed projection */
+    CHK_R_SYMMETRY = 8,                 /* symmetric threads */
+    CHK_R_ALL = 15
+};
+
 typedef struct {
     int model;                          /* LIT_STRICT … LIT_HW */
     int naive;                          /* literal semantics, see DESIGN */
@@ -39,6 +50,10 @@ typedef struct {
     int64_t max_steps;                  /* BFS depth bound; default 10000 */
     double timeout_s;                   /* wall clock per check; 0 = none */
     int list_images;                    /* fill ChkReport.images */
+    unsigned reduce;                    /* CHK_R_* in use; default all */
+    int threads;                        /* explorer threads; 0: all cores */
+    int64_t max_memory_kb;              /* 0: a fair share of RAM; reaching
+                                           it ends the check incomplete */
     ChkProgressFn progress;             /* NULL: no progress reports */
     void *progress_ctx;
 } ChkOptions;

@@ -27,6 +27,7 @@ void chk_options_default(ChkOptions *o)
     o->crash_depth = 2;
     o->max_states = 1000000;
     o->max_steps = 10000;
+    o->reduce = CHK_R_ALL;
 }
 
 double chk_now(void)
