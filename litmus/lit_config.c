@@ -9,7 +9,7 @@
 #include "litmus/litmus_int.h"
 
 typedef enum {
-    KIND_WPQ,                           /* durable | volatile */
+    KIND_WORD,                          /* one of two words: 0 | 1 */
     KIND_LINE,                          /* power of two, 8..4096 */
     KIND_COUNT,                         /* integer, 1..MAX_COUNT */
     KIND_REAL                           /* number, > 0 and <= MAX_REAL */
@@ -22,8 +22,10 @@ static const struct {
     const char *name;
     uint8_t kind;
     double def;
+    const char *word[2];                /* KIND_WORD: the values 0 and 1 */
 } keys[LIT_NCONFIG] = {
-    [LIT_CFG_WPQ] = {"wpq", KIND_WPQ, 0},
+    [LIT_CFG_WPQ] = {"wpq", KIND_WORD, 0, {"durable", "volatile"}},
+    [LIT_CFG_WT_ACK] = {"wt_ack", KIND_WORD, 0, {"nvm", "wpq"}},
     [LIT_CFG_LINE_BYTES] = {"line_bytes", KIND_LINE, 128},
     [LIT_CFG_SMS] = {"sms", KIND_COUNT, 20},
     [LIT_CFG_CORE_GHZ] = {"core_ghz", KIND_REAL, 1.8},
@@ -77,13 +79,14 @@ int lit_config_set(LitConfig *c, int key, const char *value, char *msg,
     double v;
     const char *name = keys[key].name;
     switch (keys[key].kind) {
-    case KIND_WPQ:
-        if (!strcmp(value, "durable") || !strcmp(value, "volatile")) {
-            v = value[0] == 'v';
+    case KIND_WORD:
+        if (!strcmp(value, keys[key].word[0]) ||
+            !strcmp(value, keys[key].word[1])) {
+            v = !strcmp(value, keys[key].word[1]);
             break;
         }
-        snprintf(msg, msglen, "%s must be durable or volatile, got '%s'",
-                 name, value);
+        snprintf(msg, msglen, "%s must be %s or %s, got '%s'", name,
+                 keys[key].word[0], keys[key].word[1], value);
         return 1;
     case KIND_LINE:
         if (number(value, &v) || v < 8 || v > 4096 || v != floor(v) ||
@@ -116,8 +119,8 @@ int lit_config_set(LitConfig *c, int key, const char *value, char *msg,
 void lit_config_format(const LitConfig *c, int key, char *buf, size_t len)
 {
     double v = c->val[key];
-    if (keys[key].kind == KIND_WPQ) {
-        snprintf(buf, len, "%s", v != 0 ? "volatile" : "durable");
+    if (keys[key].kind == KIND_WORD) {
+        snprintf(buf, len, "%s", keys[key].word[v != 0]);
         return;
     }
     /* The fewest decimals that read back as the same double, without an

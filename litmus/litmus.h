@@ -108,6 +108,7 @@ typedef enum {
     LIT_CFG_DRAM_WRITE_NS,
     LIT_CFG_NVM_BANKS,
     LIT_CFG_WPQ_ENTRIES,
+    LIT_CFG_WT_ACK,         /* 0 nvm, 1 wpq: when a write-through is acked */
     LIT_NCONFIG
 } LitConfigKey;
 
