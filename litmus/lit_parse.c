@@ -140,9 +140,11 @@ typedef void (*StmtFn)(LitParser *P, void *ctx);
 static int protect(LitParser *P, StmtFn fn, void *ctx)
 {
     jmp_buf jb, *saved = P->jb;
+    int depth = P->depth;
     P->jb = &jb;
     if (setjmp(jb)) {
         P->jb = saved;
+        P->depth = depth;
         return -1;
     }
     fn(P, ctx);
@@ -208,12 +210,14 @@ static void stmt_block(LitParser *P, LitPos open, StmtFn fn, void *ctx)
     P->blocks++;
     for (;;) {
         skip_blank_statements(P);
-        if (P->tok.kind == LT_RBRACE || P->tok.kind == LT_EOF)
+        if (P->tok.kind == LT_RBRACE || P->tok.kind == LT_EOF || P->errs.full)
             break;
         if (protect(P, fn, ctx))
             sync(P);
     }
     P->blocks--;
+    if (P->errs.full)
+        return;
     if (P->tok.kind == LT_EOF)
         lit_parse_error(P, P->tok.pos, "missing '}' for the '{' at %d:%d",
                         open.line, open.col);
@@ -581,6 +585,14 @@ static int32_t kernel_threads(LitParser *P, LitKernel *k, LitPos at)
                         "allowed", k->name, (long long)n, LIT_MAX_THREADS);
         return 0;
     }
+    if (P->threads + n > LIT_MAX_ALL_THREADS) {
+        lit_parse_error(P, at, "kernel '%s' brings the file to %lld threads; "
+                        "at most %d are allowed in all kernels together",
+                        k->name, (long long)(P->threads + n),
+                        LIT_MAX_ALL_THREADS);
+        return 0;
+    }
+    P->threads += n;
     return (int32_t)n;
 }
 
@@ -888,7 +900,7 @@ static int parse(const char *path, const char *text, size_t len,
     lit_parse_advance(P);
     for (;;) {
         skip_blank_statements(P);
-        if (P->tok.kind == LT_EOF)
+        if (P->tok.kind == LT_EOF || P->errs.full)
             break;
         if (P->tok.kind == LT_RBRACE) {
             lit_parse_error(P, P->tok.pos, "unmatched '}'");
@@ -901,7 +913,8 @@ static int parse(const char *path, const char *text, size_t len,
     if (!P->seen_test && first)
         lit_parse_error(P, (LitPos){1, 1}, "a test must start with 'test "
                         "NAME'");
-    lit_lower_finish(P);
+    if (!P->errs.full)
+        lit_lower_finish(P);
     int nerr = P->errs.n;
     LitProgram *prog = P->prog;
     lit_diag_flush(&P->errs, diag);

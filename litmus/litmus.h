@@ -195,14 +195,14 @@ typedef enum { LIT_CMP_EQ, LIT_CMP_NE, LIT_CMP_LT, LIT_CMP_LE, LIT_CMP_GT,
      beq … bge A, B, L        a, b, target
      assert A OP B            a, cmp, b
      clwb/clflush M           m                                            */
-typedef struct {
+typedef struct {                        /* small fields first: 80 bytes */
     uint8_t op;                         /* LitOpcode */
     uint8_t cmp;                        /* LitCmp, for assert */
     uint8_t rd;
-    LitOperand a, b;
-    LitMem m;
     int32_t target;                     /* branch target; may equal ninstr */
     LitPos pos;
+    LitOperand a, b;
+    LitMem m;
 } LitInstr;
 
 typedef struct {
@@ -234,6 +234,11 @@ typedef struct {
 } LitKernel;
 
 /* ---- conditions -------------------------------------------------------- */
+
+/* No LitCond tree is more than LIT_MAX_DEPTH nodes high (the parser
+   rejects deeper nesting and longer operator chains), so its consumers may
+   recurse over it. Constant expressions nest at most as deep. */
+#define LIT_MAX_DEPTH 256
 
 typedef enum {
     LIT_C_INT,                          /* val */
