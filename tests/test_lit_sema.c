@@ -216,6 +216,38 @@ static void test_sizes_and_limits(void **state)
                  "t.litmus:2:15: error: line must be >= 0, got -1");
 }
 
+/* What bounds the memory a file can make the front end use: instructions
+   per body, threads of all kernels together, errors reported. */
+static void test_resource_limits(void **state)
+{
+    (void)state;
+    char *src = repeat("test t\nkernel k grid 1 block 1 {\n", "nop", "\n",
+                       (1 << 20) + 2, "\n}\n");
+    assert_string_equal(parse_fail(src),
+                        "t.litmus:1048579:1: error: too many instructions: a "
+                        "body holds at most 1048576\n");
+    free(src);
+    src = repeat("test t\n", "kernel k grid 1024 block 1024 { }", "\n", 17,
+                 "\n");
+    /* every kernel is named k: the duplicates are reported too */
+    const char *d = parse_fail(src);
+    assert_non_null(strstr(d, "t.litmus:18:10: error: kernel 'k' brings the "
+                              "file to 17825792 threads; at most 16777216 are "
+                              "allowed in all kernels together\n"));
+    assert_null(strstr(d, "t.litmus:17:10: error: kernel 'k' brings"));
+    free(src);
+    src = repeat("test t\n", "bogus", "\n", 1500, "\n");
+    d = parse_fail(src);
+    int lines = 0;
+    for (const char *c = d; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 1001);
+    assert_non_null(strstr(d, "t.litmus:1001:1: error: unknown statement "
+                              "'bogus'\nt.litmus: error: too many errors; "
+                              "stopped after 1000\n"));
+    free(src);
+}
+
 /* Out-of-range indices in instructions are runtime errors, not parse
    errors (DESIGN section 2). */
 static void test_instruction_index_not_checked(void **state)
@@ -548,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_register_terms),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_sizes_and_limits),
+        cmocka_unit_test(test_resource_limits),
         cmocka_unit_test(test_instruction_index_not_checked),
         cmocka_unit_test(test_condition_arrays),
         cmocka_unit_test(test_expect),
