@@ -943,14 +943,9 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     size_t len = 0, cap = 0;
     int err = f ? 0 : errno;
     while (f && !err) {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 4096;
-            char *nb = lit_realloc(buf, cap + 1);
-            if (!nb) {
-                err = ENOMEM;
-                break;
-            }
-            buf = nb;
+        if (LIT_GROW(buf, cap, len + 4096)) {
+            err = ENOMEM;
+            break;
         }
         size_t n = fread(buf + len, 1, cap - len, f);
         len += n;
@@ -965,7 +960,7 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     if (err) {
         lit_free(buf);
         snprintf(line, sizeof line, "cannot read: %s", strerror(err));
-        return read_failed(path, line, diag);
+        return read_failed(path, err == ENOMEM ? "out of memory" : line, diag);
     }
     int rc = parse(path, buf ? buf : "", len, opt, out, diag);
     lit_free(buf);

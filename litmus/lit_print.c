@@ -271,11 +271,16 @@ void lit_print_check_text(LitStr *s, const LitProgram *p, const LitCheck *c)
 
 /* ---- the program ------------------------------------------------------- */
 
-static void flush(FILE *f, LitStr *s)
+/* Write out what s holds; -1 once an append ran out of memory or a write
+   failed (the text then stops short). */
+static int flush(FILE *f, LitStr *s)
 {
-    if (s->len)
-        fwrite(s->s, 1, s->len, f);
+    if (s->failed)
+        return -1;
+    if (s->len && fwrite(s->s, 1, s->len, f) != s->len)
+        s->failed = 1;
     s->len = 0;
+    return s->failed ? -1 : 0;
 }
 
 static void decl(LitStr *s, const LitLoc *l)
@@ -352,7 +357,7 @@ static void check(LitStr *s, const LitProgram *p, const LitCheck *c)
     lit_str_printf(s, "\n");
 }
 
-void lit_print(FILE *f, const LitProgram *p)
+int lit_print(FILE *f, const LitProgram *p)
 {
     LitStr s = {0};
     lit_str_printf(&s, "test %s", p->name);
@@ -414,6 +419,7 @@ void lit_print(FILE *f, const LitProgram *p)
         lit_str_printf(&s, "\n");
     for (int32_t i = 0; i < p->nchecks; i++)
         check(&s, p, &p->checks[i]);
-    flush(f, &s);
+    int rc = flush(f, &s);
     lit_str_free(&s);
+    return rc;
 }

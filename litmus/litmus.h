@@ -34,8 +34,10 @@ void lit_free(void *p);
    the array left as it was. */
 int lit_grow(void *arrp, size_t *cap, size_t need, size_t elem);
 #define LIT_GROW(arr, cap, need) lit_grow(&(arr), &(cap), (need), sizeof *(arr))
-/* Tests: the n-th allocation from now fails (n >= 1); 0 turns it off. */
-void lit_mem_fail_after(long n);
+/* Tests: the n-th allocation from now fails (n >= 1); 0 turns it off.
+   Returns how many allocations were still to go before this call (0: the
+   failure happened, or none was set). */
+long lit_mem_fail_after(long n);
 
 /* A growable string. `failed` is set once an append ran out of memory; the
    text then stops short, and users check the flag before trusting it. */
@@ -343,7 +345,9 @@ int lit_program_equal(const LitProgram *a, const LitProgram *b);
 
 /* ---- printing ---------------------------------------------------------- */
 
-void lit_print(FILE *f, const LitProgram *p);                 /* canonical */
+/* The canonical form; 0 ok, -1 when memory or the write failed (the text
+   then stops short). */
+int lit_print(FILE *f, const LitProgram *p);
 /* One instruction as written in canonical form ("st x[r1 + 2], 1"). */
 void lit_format_instr(const LitProgram *p, const LitBody *b,
                       const LitInstr *in, char *buf, size_t len);
