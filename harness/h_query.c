@@ -10,11 +10,13 @@
 #include "results/results.h"
 
 #define DEFAULT_DB "results/gpmc.db"
+#define QUERY_TIMEOUT 60                /* s; --timeout */
+#define MERGE_TIMEOUT 600
 
 static const char usage_query[] =
-    "usage: gpmc query [--db F] [--csv|--json] \"SELECT ...\"\n"
+    "usage: gpmc query [--db F] [--csv|--json] [--timeout S] \"SELECT ...\"\n"
     "Run one read-only SQL statement on the results database (default "
-    DEFAULT_DB ").\n";
+    DEFAULT_DB "),\nstopping it after S seconds (default 60).\n";
 static const char usage_report[] =
     "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]\n"
     "Print a report over the latest check of each test, model and config.\n";
@@ -23,8 +25,9 @@ static const char usage_show[] =
     "Print a violation's witness, or a check's results, outcomes and\n"
     "violations; --dot prints the witness graphs in Graphviz DOT instead.\n";
 static const char usage_merge[] =
-    "usage: gpmc merge OUT.db IN.db...\n"
-    "Copy the inputs into OUT.db (created if needed) without duplicates.\n";
+    "usage: gpmc merge [--timeout S] OUT.db IN.db...\n"
+    "Copy the inputs into OUT.db (created if needed) without duplicates;\n"
+    "stop after S seconds (default 600).\n";
 
 static int usage_error(const char *usage, const char *fmt, ...)
 {
@@ -52,6 +55,7 @@ typedef struct {
     const char *cmd, *usage;
     const char **db;
     int *csv, *json, *dot;
+    double *timeout;
     char **pos;
     int npos;
 } Args;
@@ -84,6 +88,14 @@ static int parse_args(Args *a, int argc, char **argv, int *done)
             *a->json = 1;
         } else if (a->dot && !strcmp(s, "--dot")) {
             *a->dot = 1;
+        } else if (a->timeout && (!strcmp(s, "--timeout") ||
+                                  !strncmp(s, "--timeout=", 10))) {
+            const char *v = s[9] ? s + 10 : ++i < argc ? argv[i] : "";
+            char *end;
+            *a->timeout = strtod(v, &end);
+            if (end == v || *end || !(*a->timeout > 0))
+                return usage_error(a->usage, "%s: --timeout needs a positive "
+                                   "number of seconds, got '%s'", a->cmd, v);
         } else {
             return usage_error(a->usage, "%s: unknown option '%s'", a->cmd, s);
         }
@@ -102,7 +114,9 @@ int h_cmd_query(int argc, char **argv)
 {
     const char *path = DEFAULT_DB;
     int csv = 0, json = 0, done;
-    Args a = {"query", usage_query, &path, &csv, &json, NULL, NULL, 0};
+    double timeout = QUERY_TIMEOUT;
+    Args a = {"query", usage_query, &path, &csv, &json, NULL, &timeout, NULL,
+              0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -115,6 +129,7 @@ int h_cmd_query(int argc, char **argv)
     ResDb *db;
     if ((st = open_db(path, &db)))
         return st;
+    res_time_limit(db, timeout);
     int rc = res_query(db, a.pos[0],
                        csv ? RES_FMT_CSV : json ? RES_FMT_JSON : RES_FMT_TABLE,
                        stdout);
@@ -127,7 +142,7 @@ int h_cmd_report(int argc, char **argv)
 {
     const char *path = DEFAULT_DB;
     int done;
-    Args a = {"report", usage_report, &path, NULL, NULL, NULL, NULL, 0};
+    Args a = {"report", usage_report, &path, NULL, NULL, NULL, NULL, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -156,7 +171,7 @@ int h_cmd_show(int argc, char **argv)
 {
     const char *path = DEFAULT_DB;
     int dot = 0, done;
-    Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, 0};
+    Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -181,7 +196,8 @@ int h_cmd_show(int argc, char **argv)
 int h_cmd_merge(int argc, char **argv)
 {
     int done;
-    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, 0};
+    double timeout = MERGE_TIMEOUT;
+    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, &timeout, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -190,6 +206,6 @@ int h_cmd_merge(int argc, char **argv)
                                         " one IN.db");
     char err[1024];
     int rc = res_merge(a.pos[0], (const char *const *)a.pos + 1, a.npos - 1,
-                       err, sizeof err);
+                       timeout, err, sizeof err);
     return res_status(rc, err);
 }

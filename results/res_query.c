@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "litmus/litmus.h"
 #include "results/results_int.h"
 
 /* Past blanks, comments and (with semis) semicolons. */
@@ -81,27 +82,21 @@ static void csv_field(const char *s, FILE *out)
     fputc('"', out);
 }
 
-static void json_string(const char *s, FILE *out)
+/* The one JSON escaper (lit_str_json): invalid UTF-8 from the database
+   comes out as U+FFFD, so the output is always valid JSON. -1: out of
+   memory. */
+static int json_string(const char *s, FILE *out)
 {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p == '\r')
-            fputs("\\r", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
+    LitStr j = {0};
+    lit_str_json(&j, s);
+    int failed = j.failed;
+    if (!failed)
+        fputs(j.s, out);
+    lit_str_free(&j);
+    return failed ? -1 : 0;
 }
 
-static void json_value(ResArena *a, sqlite3_stmt *st, int i, FILE *out)
+static int json_value(ResArena *a, sqlite3_stmt *st, int i, FILE *out)
 {
     switch (sqlite3_column_type(st, i)) {
     case SQLITE_NULL:
@@ -126,15 +121,16 @@ static void json_value(ResArena *a, sqlite3_stmt *st, int i, FILE *out)
         break;
     }
     default:
-        json_string(value_text(a, st, i), out);
+        return json_string(value_text(a, st, i), out);
     }
+    return 0;
 }
 
 /* Run the prepared statement to its end, printing each row. */
 static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
 {
     ResArena *a = res_arena_new();
-    int ncols = sqlite3_column_count(st), s, nrows = 0;
+    int ncols = sqlite3_column_count(st), s, nrows = 0, oom = 0;
     const char **cells = res_arena_alloc(a, sizeof *cells * (size_t)(ncols + 1));
     for (int i = 0; i < ncols; i++)
         cells[i] = sqlite3_column_name(st, i);
@@ -155,15 +151,15 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
     } else {
         fputc('[', out);
     }
-    while ((s = res_sql_step(db, st)) > 0) {
+    while (!oom && (s = res_sql_step(db, st)) > 0) {
         if (fmt == RES_FMT_JSON) {
             fputs(nrows ? ",\n{" : "\n{", out);
             for (int i = 0; i < ncols; i++) {
                 if (i)
                     fputc(',', out);
-                json_string(sqlite3_column_name(st, i), out);
+                oom |= json_string(sqlite3_column_name(st, i), out);
                 fputc(':', out);
-                json_value(a, st, i, out);
+                oom |= json_value(a, st, i, out);
             }
             fputc('}', out);
         } else {
@@ -198,8 +194,10 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
         res_table_print(t, out);
     }
     res_arena_free(a);
+    if (oom)
+        return res_sql_fail(db, RES_EINTERNAL, "query: out of memory");
     /* A failure while stepping is the statement's (e.g. a bad argument to a
-       function): an input error. */
+       function, or the time limit): an input error. */
     return s < 0 ? RES_EINPUT : RES_OK;
 }
 
@@ -241,7 +239,10 @@ int res_query(ResDb *db, const char *sql, int fmt, FILE *out)
         return res_sql_fail(db, RES_EINPUT, "%s", why);
     }
     int rc = print_rows(db, st, fmt, out);
-    if (rc)
+    if (rc == RES_EINPUT && db->timed_out)
+        res_sql_fail(db, rc, "query: timed out after %g s (see --timeout)",
+                     db->limit_s);
+    else if (rc == RES_EINPUT)
         res_sql_fail(db, rc, "query: %s", sqlite3_errmsg(db->db));
     sqlite3_finalize(st);
     return rc;

@@ -100,6 +100,12 @@ int res_check_failures(ResDb *db, const char *sha256, const char *model,
                        const char *config, const char *version,
                        int64_t *nfail);
 
+/* From now on, statements on db stop once `seconds` have passed (an SQLite
+   progress handler), failing with RES_EINPUT and "timed out after S s";
+   0 lifts the limit. So a hostile or runaway query (an endless recursive
+   CTE) cannot hang a reader. */
+void res_time_limit(ResDb *db, double seconds);
+
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
 /* Run exactly one statement that only reads and print its rows. A refused
    or malformed statement is RES_EINPUT with the reason, before any output. */
@@ -111,8 +117,12 @@ int res_report(ResDb *db, const char *which, FILE *out);
 int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out);
 int res_show_check(ResDb *db, int64_t id, int dot, FILE *out);
 /* Copy the inputs into out_path (created if needed) without duplicates,
-   in one transaction; every input is checked before out_path is touched. */
+   in one transaction; every input (and an existing out_path) is verified
+   first: exactly gpmc's schema, SQLite's integrity and foreign-key checks,
+   every value of its column's type. A bad input is RES_EINPUT and leaves
+   out_path as it was (not created when it did not exist). The whole merge
+   stops after timeout_s seconds (0: no limit), also RES_EINPUT. */
 int res_merge(const char *out_path, const char *const *in, int nin,
-              char *err, size_t errlen);
+              double timeout_s, char *err, size_t errlen);
 
 #endif
