@@ -3,7 +3,8 @@
 #   $GPMC   the binary under test (absolute), $ROOT the source tree,
 #   $T      a fresh temporary directory, removed when the test exits,
 #   $NAME   the test's name, used in every failure message.
-# Every helper that finds a problem calls fail, which exits 1.
+# Every helper that finds a problem calls fail, which exits 1. A command run
+# through try (and so expect_rc) that exits $SAN_EXIT fails the test.
 # lib.sh is not a test itself: it exits at once when run directly.
 
 case $0 in
@@ -36,12 +37,19 @@ need() {
     command -v "$1" >/dev/null 2>&1 || fail "this test needs '$1'"
 }
 
-# try CMD...: runs CMD with stdout in $T/out, stderr in $T/err, status in $rc.
+# The status a sanitizer report ends a process with (the Makefile's asan
+# target sets it): never a status any test accepts.
+SAN_EXIT=${GPMC_SAN_EXIT:-99}
+
+# try CMD...: runs CMD with stdout in $T/out, stderr in $T/err, status in $rc;
+# fails at once when CMD ended in a sanitizer report.
 try() {
     set +e
     "$@" >"$T/out" 2>"$T/err"
     rc=$?
     set -e
+    [ "$rc" != "$SAN_EXIT" ] ||
+        fail "sanitizer report (exit $rc) from '$*': $(head -c 2000 "$T/err")"
 }
 
 # expect_rc STATUS CMD...: try CMD and fail unless it exits with STATUS.
