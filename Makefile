@@ -2,6 +2,7 @@
 #   make            build ./gpmc
 #   make test       unit tests (cmocka), then end-to-end tests
 #   make asan       the same tests under -fsanitize=address,undefined
+#   make fuzz       libFuzzer over the parser and the whole pipeline
 #   make run        the bundled suite under every model into results/gpmc.db
 #   make bench      benchmarks (see bench/)
 #   make deps       install missing build dependencies (Debian)
@@ -25,7 +26,7 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan run bench deps install clean
+.PHONY: all test unit e2e asan fuzz run bench deps install clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -47,6 +48,13 @@ $(BUILD)/%.o: %.c $(HDRS)
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libgpmc.a $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libgpmc.a -lcmocka $(LDLIBS)
+
+# The fuzz targets, replayed over their seeds and regression inputs.
+FUZZ_SRCS := tests/fuzz/fuzz_parse.c tests/fuzz/fuzz_check.c
+$(BUILD)/tests/test_fuzz_replay: tests/test_fuzz_replay.c $(FUZZ_SRCS) \
+                                 tests/fuzz/fuzz.h $(BUILD)/libgpmc.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(FUZZ_SRCS) $(BUILD)/libgpmc.a -lcmocka $(LDLIBS)
 
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
@@ -71,6 +79,33 @@ asan: deps
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  unit e2e
 
+# libFuzzer (clang from Debian): each target runs FUZZ_TIME seconds from
+# tests/fuzz/seeds (the corpus it grows stays in build-fuzz/); a crash is
+# written to build-fuzz/ and ends the run with an error. Add each as a
+# regression input under tests/fuzz/regress (replayed by `make test`).
+FUZZ_CC   ?= clang
+FUZZ_TIME ?= 120
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+FUZZ_TARGETS := fuzz_parse fuzz_check
+
+fuzz: deps
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
+	  EXTRA_CFLAGS=-Wno-missing-field-initializers \
+	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" build-fuzz/libgpmc.a
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  $(FUZZ_CC) -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -I. \
+	    -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_TARGET=$$t \
+	    -o build-fuzz/$$t tests/fuzz/entry.c tests/fuzz/$$t.c \
+	    build-fuzz/libgpmc.a $(LDLIBS); \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  echo "== $$t for $(FUZZ_TIME) s"; \
+	  $(SAN_ENV) nice -n 10 build-fuzz/$$t -max_total_time=$(FUZZ_TIME) \
+	    -timeout=30 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+	    -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t \
+	    tests/fuzz/seeds tests/fuzz/regress; \
+	done
+
 run: deps gpmc
 	@mkdir -p results
 	./gpmc suite litmus/suite --model all --jobs 2 --db results/gpmc.db || true
@@ -93,4 +128,4 @@ install: gpmc
 	install -m 644 gpmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpmc.1
 
 clean:
-	rm -rf build build-asan gpmc
+	rm -rf build build-asan build-fuzz gpmc

@@ -933,6 +933,12 @@ int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
     return parse(path, text, strlen(text), opt, out, diag);
 }
 
+int lit_parse_bytes(const char *path, const char *text, size_t len,
+                    const LitOptions *opt, LitProgram **out, LitDiag *diag)
+{
+    return parse(path, text, len, opt, out, diag);
+}
+
 int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
                    LitDiag *diag)
 {

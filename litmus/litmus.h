@@ -338,6 +338,9 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
                    LitDiag *diag);
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
                      LitProgram **out, LitDiag *diag);
+/* len bytes, NUL bytes included (each an invalid character). */
+int lit_parse_bytes(const char *path, const char *text, size_t len,
+                    const LitOptions *opt, LitProgram **out, LitDiag *diag);
 void lit_program_free(LitProgram *p);
 
 /* Structural equality, ignoring source positions. */
