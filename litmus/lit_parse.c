@@ -299,6 +299,8 @@ static void st_test(LitParser *P)
 {
     LitPos at = P->tok.pos;
     lit_lex_word(&P->lx, &P->tok);
+    if (P->tok.kind == LT_ERROR)        /* as lit_parse_advance would */
+        lit_parse_error(P, P->tok.pos, "%s", P->tok.msg);
     if (P->tok.kind != LT_WORD)
         lit_parse_expected(P, "a test name");
     LitToken name = P->tok;

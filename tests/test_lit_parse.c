@@ -36,6 +36,26 @@ static void test_test_statement(void **state)
     assert_error("", "t.litmus:1:1: error: a test must start with 'test NAME'");
     assert_error("// nothing\n",
                  "t.litmus:1:1: error: a test must start with 'test NAME'");
+    /* found by fuzzing: a lexical error where the name should be was not
+       reported, and the file parsed with no name; a control byte ended up
+       in the name or the description, which printing cannot keep */
+    assert_error("test /* x", "t.litmus:1:6: error: unterminated comment");
+    LitDiag d;
+    LitProgram *q = NULL;
+    lit_diag_init(&d);
+    assert_int_equal(lit_parse_bytes("t.litmus", "test\0=W+wtt", 11, NULL, &q,
+                                     &d), 1);
+    assert_null(q);
+    assert_string_equal(d.text, "t.litmus:1:5: error: invalid character "
+                                "'\\x00'\n");
+    lit_diag_free(&d);
+    assert_error("test ab\001c",
+                 "t.litmus:1:8: error: invalid character '\\x01'");
+    assert_error("test a \"x\001y\"",
+                 "t.litmus:1:10: error: invalid character in string '\\x01'");
+    p = parse_ok("test a \"tab\there\"");
+    assert_string_equal(p->doc, "tab\there");
+    lit_program_free(p);
 }
 
 static void test_param_statement(void **state)
