@@ -387,34 +387,31 @@ static LitCond *logic(Ctx *C, int kind, LitCond *l, int hl, LitCond *r,
     return height(C, binary(C, kind, l, r), max2(hl, C->h) + 1, at);
 }
 
-/* and := not { '&&' not } */
-static LitCond *cond_and(Ctx *C)
+/* A left-associative chain: operand { OP operand } */
+static LitCond *chain(Ctx *C, int tok, int kind, LitCond *(*operand)(Ctx *))
 {
     LitParser *P = C->P;
-    LitCond *l = cond_not(C);
+    LitCond *l = operand(C);
     for (;;) {
         int hl = C->h;
         LitPos at = P->tok.pos;
-        if (!lit_parse_accept(P, LT_AND))
+        if (!lit_parse_accept(P, tok))
             return l;
-        LitCond *r = cond_not(C);
-        l = logic(C, LIT_C_AND, l, hl, r, at);
+        LitCond *r = operand(C);
+        l = logic(C, kind, l, hl, r, at);
     }
+}
+
+/* and := not { '&&' not } */
+static LitCond *cond_and(Ctx *C)
+{
+    return chain(C, LT_AND, LIT_C_AND, cond_not);
 }
 
 /* or := and { '||' and } */
 static LitCond *cond_or(Ctx *C)
 {
-    LitParser *P = C->P;
-    LitCond *l = cond_and(C);
-    for (;;) {
-        int hl = C->h;
-        LitPos at = P->tok.pos;
-        if (!lit_parse_accept(P, LT_OR))
-            return l;
-        LitCond *r = cond_and(C);
-        l = logic(C, LIT_C_OR, l, hl, r, at);
-    }
+    return chain(C, LT_OR, LIT_C_OR, cond_and);
 }
 
 /* cond := or [ '->' cond ] */

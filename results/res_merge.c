@@ -347,20 +347,31 @@ static void schema_difference(const char *have, const char *want, char *buf,
         snprintf(buf, len, "it has no %.*s", (int)kb, want);
 }
 
+/* Steps a reporting PRAGMA once: 1 with *st on its first row, 0 when it
+   has none, negative on error (*st is finalized but for 1). */
+static int first_row(ResDb *db, const char *sql, sqlite3_stmt **st)
+{
+    int rc = res_sql_prepare(db, st, sql, "");
+    if (rc)
+        return -rc;
+    int s = res_sql_step(db, *st);
+    if (s != 1)
+        sqlite3_finalize(*st);
+    return s;
+}
+
 /* SQLite's own check of the file: pages, indexes, NOT NULL and CHECK. */
 static int integrity(ResDb *db, const char *path)
 {
     sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st, "PRAGMA integrity_check(1)", "");
-    if (rc)
-        return rc;
-    int s = res_sql_step(db, st);
+    int s = first_row(db, "PRAGMA integrity_check(1)", &st), rc = RES_OK;
+    if (s < 0)
+        return -s;
     if (s > 0 && strcmp(res_sql_text(st, 0), "ok"))
         rc = res_sql_fail(db, RES_EINPUT, "%s: corrupt database: %s", path,
                           res_sql_text(st, 0));
-    else if (s < 0)
-        rc = -s;
-    sqlite3_finalize(st);
+    if (s > 0)
+        sqlite3_finalize(st);
     return rc;
 }
 
@@ -368,17 +379,13 @@ static int integrity(ResDb *db, const char *path)
 static int no_dangling_ids(ResDb *db, const char *path)
 {
     sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st, "PRAGMA foreign_key_check", "");
-    if (rc)
-        return rc;
-    int s = res_sql_step(db, st);
-    if (s > 0)
-        rc = res_sql_fail(db, RES_EINPUT, "%s: %s row %lld refers to a"
+    int s = first_row(db, "PRAGMA foreign_key_check", &st);
+    if (s <= 0)
+        return -s;
+    int rc = res_sql_fail(db, RES_EINPUT, "%s: %s row %lld refers to a"
                           " missing %s row", path, res_sql_text(st, 0),
                           (long long)sqlite3_column_int64(st, 1),
                           res_sql_text(st, 2));
-    else if (s < 0)
-        rc = -s;
     sqlite3_finalize(st);
     return rc;
 }
