@@ -102,6 +102,7 @@ fuzz: deps
 	  echo "== $$t for $(FUZZ_TIME) s"; \
 	  $(SAN_ENV) nice -n 10 build-fuzz/$$t -max_total_time=$(FUZZ_TIME) \
 	    -timeout=30 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+	    -dict=tests/fuzz/litmus.dict \
 	    -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t \
 	    tests/fuzz/seeds tests/fuzz/regress; \
 	done

@@ -45,7 +45,7 @@ static int replay(const char *dir)
     struct dirent *e;
     int n = 0;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
+        if (e->d_name[0] == '.')
             continue;
         char path[1024];
         size_t len;
