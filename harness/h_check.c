@@ -140,7 +140,7 @@ static void params_string(const LitProgram *p, char *buf, size_t len)
 
 static const char *vtext(int v)
 {
-    return v < 0 ? NULL : v ? "Ok" : "No";
+    return v < 0 ? NULL : chk_verdict_names[v];
 }
 
 /* What names a check row: the test, the model and the config. */

@@ -7,9 +7,10 @@
 
 #include "harness/harness.h"
 
+/* A verdict or an expectation (-1: none). */
 static const char *vword(int v)
 {
-    return v < 0 ? "-" : v ? "Ok" : "No";
+    return v < 0 ? "-" : chk_verdict_names[v];
 }
 
 static const char *observation(const ChkResult *r)

@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 #include <stdarg.h>
 
+#include "litmus/litmus.h"
 #include "results/results.h"
 
 #define RES_BUSY_MS 10000               /* wait this long for a writer lock */
@@ -50,8 +51,12 @@ const char *res_sql_text(sqlite3_stmt *st, int i);
 
 /* ---- schema (res_schema.c) ----------------------------------------------- */
 
-/* Verify the schema version; with create, make the schema of an empty file. */
+/* Verify the schema version; with create, make the schema of an empty file
+   or bring an older one up to date. */
 int res_schema_init(ResDb *db, const char *path, int create);
+/* 1 when every table and view has gpmc's current text, 0 when the file
+   needs the upgrade, negative on error. */
+int res_schema_current(ResDb *db);
 
 /* ---- read-only guard (res_guard.c) ----------------------------------------- */
 
@@ -99,7 +104,8 @@ void res_guard_install(ResDb *db);
     " AND a.cond_index = b.cond_index" \
     " AND (" RES_MODEL_RANK("a.model") ", a.model) < " \
     "(" RES_MODEL_RANK("b.model") ", b.model)" \
-    " WHERE a.verdict <> b.verdict"
+    " WHERE a.verdict <> b.verdict AND a.verdict <> 'Unknown'" \
+    " AND b.verdict <> 'Unknown'"
 
 #define RES_DISAGREEMENTS_ORDER \
     " ORDER BY test, config, cond_index, " RES_MODEL_RANK("model_a") \
