@@ -79,7 +79,7 @@ typedef struct {
 typedef struct {
     ChkRun *R;
     Buf text, steps, crashes, deps;
-    MdlState a, b;
+    MdlState a, b, scratch;
     int32_t slotid[64];
     int nstores, nsteps, ncrashes;
     int first_crash_after;
@@ -105,7 +105,61 @@ static void image_text(const ChkRun *R, const int64_t *pm, Buf *b)
     }
 }
 
-static void step_json(W *w, const MdlStepInfo *in, int level, int store)
+/* The memory word a step read and the one it wrote, for the reads-from
+   edges of `gpmc show --dot` (specs/schema.md): "x", "a[1]", shared words
+   with their CTA ("s[0]@cta1"), and the word's space. A CAS whose compare
+   fails only reads; the model says so in its effect. */
+typedef struct {
+    char reads[80], writes[80];
+    const char *space;
+} Access;
+
+static void step_access(W *w, uint32_t step, const MdlStepInfo *in,
+                        Access *ac)
+{
+    static const char *const spaces[] = {"pm", "dram", "shared"};
+    ChkRun *R = w->R;
+    MdlAccess acc;
+    MdlError e;
+    char nm[64];
+    int rd = 0, wr = 0;
+    memset(ac, 0, sizeof *ac);
+    mdl_state_copy(&w->scratch, &w->a);
+    if (mdl_step(R->m, &w->scratch, step, &acc, &e) || acc.space < 0 ||
+        acc.space > LIT_SHARED)
+        return;
+    switch (acc.op) {
+    case LIT_LD:
+        rd = 1;
+        break;
+    case LIT_ST: case LIT_ST_WT:
+        wr = 1;
+        break;
+    case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
+        rd = wr = 1;
+        break;
+    case LIT_ATOM_CAS:
+        rd = 1;
+        wr = !strstr(in->effect, "compare fails");
+        break;
+    default:                            /* clwb, clflush: no value moves */
+        return;
+    }
+    mdl_word_name(R->m, acc.space, acc.word, nm, sizeof nm);
+    if (acc.space == LIT_SHARED)
+        snprintf(ac->reads, sizeof ac->reads, "%s@cta%d", nm, (int)acc.cta);
+    else
+        snprintf(ac->reads, sizeof ac->reads, "%s", nm);
+    memcpy(ac->writes, ac->reads, sizeof ac->writes);
+    if (!rd)
+        ac->reads[0] = '\0';
+    if (!wr)
+        ac->writes[0] = '\0';
+    ac->space = spaces[acc.space];
+}
+
+static void step_json(W *w, const MdlStepInfo *in, int level, int store,
+                      const Access *ac)
 {
     const char *kname = in->kernel >= 0 ? w->R->p->kernels[in->kernel].name
                                         : "";
@@ -120,6 +174,17 @@ static void step_json(W *w, const MdlStepInfo *in, int level, int store)
     put_json_str(&w->steps, in->effect);
     if (store > 0)
         put(&w->steps, ",\"store\":%d", store);
+    if (ac && ac->space) {
+        put(&w->steps, ",\"space\":\"%s\"", ac->space);
+        if (ac->reads[0]) {
+            put(&w->steps, ",\"reads\":");
+            put_json_str(&w->steps, ac->reads);
+        }
+        if (ac->writes[0]) {
+            put(&w->steps, ",\"writes\":");
+            put_json_str(&w->steps, ac->writes);
+        }
+    }
     put(&w->steps, "}");
 }
 
@@ -147,9 +212,11 @@ static int replay(W *w, uint32_t step, int level)
     MdlStepInfo in;
     MdlError e;
     MdlState t;
+    Access ac;
     int store = 0, r = mdl_apply(R->m, &w->a, step, &w->b, &in, &e);
     if (r)
         return r;
+    step_access(w, step, &in, &ac);
     if (in.removed) {
         int k = 0;
         for (int j = 0; j < 64; j++)
@@ -174,7 +241,7 @@ static int replay(W *w, uint32_t step, int level)
                 }
     }
     describe(w, &in, store);
-    step_json(w, &in, level, store);
+    step_json(w, &in, level, store, &ac);
     w->nsteps++;
     t = w->a;
     w->a = w->b;
@@ -309,7 +376,7 @@ static void play(W *w, const Seg *seg, int nseg)
             if (mdl_apply(R->m, &w->a, g->err_step, &w->b, &in, &e) == 1) {
                 if (g->err_step != MDL_STEP_NONE) {
                     describe(w, &in, 0);
-                    step_json(w, &in, g->level, 0);
+                    step_json(w, &in, g->level, 0, NULL);
                     w->nsteps++;
                 }
                 put(&w->text, "error: %s\n", e.msg);
@@ -344,16 +411,18 @@ static void finish(W *w, ChkViolation *v, int kind)
     free(w->deps.s);
     free(w->a.w);
     free(w->b.w);
+    free(w->scratch.w);
 }
 
 static int start(W *w, ChkRun *R)
 {
     memset(w, 0, sizeof *w);
     w->R = R;
-    w->a.cap = w->b.cap = mdl_max_words(R->m);
+    w->a.cap = w->b.cap = w->scratch.cap = mdl_max_words(R->m);
     w->a.w = calloc(w->a.cap, sizeof(uint64_t));
     w->b.w = calloc(w->b.cap, sizeof(uint64_t));
-    return w->a.w && w->b.w ? 0 : -1;
+    w->scratch.w = calloc(w->scratch.cap, sizeof(uint64_t));
+    return w->a.w && w->b.w && w->scratch.w ? 0 : -1;
 }
 
 /* Recovery segments from main image img towards observation (or error) id,
