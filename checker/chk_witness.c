@@ -84,6 +84,8 @@ typedef struct {
     int nstores, nsteps, ncrashes;
     int first_crash_after;
     char first_crash[512];
+    char outcome[1024];                 /* the observation witnessed, or "" */
+    char error[160];                    /* the runtime error, or "" */
 } W;
 
 static void image_text(const ChkRun *R, const int64_t *pm, Buf *b)
@@ -380,6 +382,7 @@ static void play(W *w, const Seg *seg, int nseg)
                     w->nsteps++;
                 }
                 put(&w->text, "error: %s\n", e.msg);
+                snprintf(w->error, sizeof w->error, "%s", e.msg);
             }
         }
         if (g->crash_img != CHK_NONE)
@@ -399,7 +402,16 @@ static void finish(W *w, ChkViolation *v, int kind)
         const char *c = w->crashes.s, *e = strchr(c, '}');
         put(&js, ",\"crash\":%.*s}", (int)(e - c), c);
     }
-    put(&js, ",\"deps\":[%s]}", w->deps.n ? w->deps.s : "");
+    put(&js, ",\"deps\":[%s]", w->deps.n ? w->deps.s : "");
+    if (w->outcome[0]) {
+        put(&js, ",\"outcome\":");
+        put_json_str(&js, w->outcome);
+    }
+    if (w->error[0]) {
+        put(&js, ",\"error\":");
+        put_json_str(&js, w->error);
+    }
+    put(&js, "}");
     v->kind = kind;
     v->depth = w->ncrashes;
     v->witness = lit_arena_strdup(R->arena, w->text.n ? w->text.s : "");
@@ -494,6 +506,7 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
         chk_outcome_text(R, ph, chk_table_key(&R->outs[ph], o, NULL), buf,
                          sizeof buf);
         put(&w.text, "%s\n", buf);
+        snprintf(w.outcome, sizeof w.outcome, "%s", buf);
         if (ph == LIT_CRASH) {
             Buf ib = {0};
             chk_image_expand(R, R->out_aux[ph].v[o], R->ifull);
