@@ -24,7 +24,7 @@ int h_cmd_parse(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = H_OK;
-    progs = calloc((size_t)o.nfiles + 1, sizeof *progs);
+    progs = lit_calloc((size_t)o.nfiles + 1, sizeof *progs);
     if (!progs) {
         fprintf(stderr, "gpmc parse: error: out of memory\n");
         h_opts_free(&o);
@@ -52,7 +52,7 @@ int h_cmd_parse(int argc, char **argv)
     lit_diag_free(&diag);
     for (int i = 0; i < o.nfiles; i++)
         lit_program_free(progs[i]);
-    free(progs);
+    lit_free(progs);
     h_opts_free(&o);
     return rc;
 }
