@@ -22,10 +22,9 @@ static const char *file_kind(mode_t m)
            : "is not a regular file";
 }
 
-/* The bytes of a regular file of at most H_MAX_FILE bytes (lit_malloc'd,
-   NUL-terminated), or NULL with the reason in why. The file is opened
-   without blocking, so a FIFO is refused rather than waited on. */
-static char *slurp(const char *path, size_t *len, char *why, size_t wlen)
+/* The file is opened without blocking, so a FIFO is refused rather than
+   waited on. */
+char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
 {
     struct stat st;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -71,7 +70,7 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
     char why[256];
     memset(f, 0, sizeof *f);
     f->path = path;
-    f->source = slurp(path, &f->len, why, sizeof why);
+    f->source = h_file_read(path, &f->len, why, sizeof why);
     if (!f->source) {
         fprintf(stderr, "%s: error: %s\n", path, why);
         return H_USAGE;

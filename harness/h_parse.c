@@ -32,9 +32,26 @@ int h_cmd_parse(int argc, char **argv)
     }
     h_lit_options(&o, &opt);
     lit_diag_init(&diag);
-    for (int i = 0; i < o.nfiles; i++)
-        lit_parse_file(o.files[i], &opt, &progs[i], &diag);
-    if (diag.nerrors) {
+    int unread = 0;
+    for (int i = 0; i < o.nfiles; i++) {
+        /* Only regular files within the size bound (h_file_read). */
+        char why[256], *text;
+        size_t len;
+        if (!(text = h_file_read(o.files[i], &len, why, sizeof why))) {
+            fprintf(stderr, "%s: error: %s\n", o.files[i], why);
+            unread = 1;
+            continue;
+        }
+        /* lit_parse_file reports a NUL byte where lit_parse_string stops */
+        if (memchr(text, 0, len))
+            lit_parse_file(o.files[i], &opt, &progs[i], &diag);
+        else
+            lit_parse_string(o.files[i], text, &opt, &progs[i], &diag);
+        lit_free(text);
+    }
+    if (unread && !diag.nerrors) {
+        rc = H_USAGE;
+    } else if (diag.nerrors) {
         fputs(diag.text ? diag.text : "", stderr);
         rc = H_USAGE;
     } else {

@@ -95,6 +95,9 @@ typedef struct {
    many bytes (DESIGN section 6: bad input is refused, never waited on). */
 #define H_MAX_FILE (4 << 20)
 
+/* The bytes of a regular file of at most H_MAX_FILE bytes (lit_malloc'd,
+   NUL-terminated), or NULL with the reason in why. */
+char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
 /* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
 int h_file_load(const char *path, const HOpts *o, HFile *f);
 void h_file_free(HFile *f);
