@@ -222,8 +222,10 @@ static int failing(Html *H)
     sqlite3_stmt *st;
     int rc = res_sql_prepare(H->db, &st,
                              "SELECT t.name, c.model, c.check_id, c.status,"
-                             " c.error, (SELECT group_concat(r.cond_index ||"
-                             " ' ' || r.verdict, ', ') FROM results r"
+                             " c.error, (SELECT group_concat('cond ' ||"
+                             " r.cond_index || ': ' || r.verdict ||"
+                             " coalesce(', expected ' || r.expected, ''),"
+                             " '; ') FROM results r"
                              " WHERE r.check_id = c.check_id AND NOT "
                              RES_PASSES("r.verdict", "r.expected") ")"
                              " FROM " RES_LATEST_FROM "WHERE c.status <> 'done'"
@@ -249,10 +251,8 @@ static int failing(Html *H)
                        (long long)sqlite3_column_int64(st, 2));
         text(H, res_sql_text(st, 3));
         raw(H, "</td><td>");
-        if (col(st, 5)) {
-            raw(H, "check lines ");
+        if (col(st, 5))
             text(H, col(st, 5));
-        }
         if (col(st, 4)) {
             raw(H, col(st, 5) ? "; " : "");
             text(H, col(st, 4));
