@@ -79,7 +79,7 @@ typedef struct {
 typedef struct {
     ChkRun *R;
     Buf text, steps, crashes, deps;
-    MdlState a, b, scratch;
+    MdlState a, b;
     int32_t slotid[64];
     int nstores, nsteps, ncrashes;
     int first_crash_after;
@@ -109,47 +109,33 @@ static void image_text(const ChkRun *R, const int64_t *pm, Buf *b)
 
 /* The memory word a step read and the one it wrote, for the reads-from
    edges of `gpmc show --dot` (specs/schema.md): "x", "a[1]", shared words
-   with their CTA ("s[0]@cta1"), and the word's space. A CAS whose compare
-   fails only reads; the model says so in its effect. */
+   with their CTA ("s[0]@cta1"), and the word's space. The instruction
+   decoder says what the step's instruction reads and may write, on the
+   state before it (w->a); a CAS wrote only if the value it read (its rd,
+   in the state after it, w->b) was the one it compared with. */
 typedef struct {
     char reads[80], writes[80];
     const char *space;
 } Access;
 
-static void step_access(W *w, uint32_t step, const MdlStepInfo *in,
-                        Access *ac)
+static void step_access(W *w, uint32_t step, Access *ac)
 {
     static const char *const spaces[] = {"pm", "dram", "shared"};
     ChkRun *R = w->R;
-    MdlAccess acc;
-    MdlError e;
+    MdlInstr di;
     char nm[64];
-    int rd = 0, wr = 0;
     memset(ac, 0, sizeof *ac);
-    mdl_state_copy(&w->scratch, &w->a);
-    if (mdl_step(R->m, &w->scratch, step, &acc, &e) || acc.space < 0 ||
-        acc.space > LIT_SHARED)
+    if ((step & MDL_STEP_EVENT) || mdl_decode(R->m, &w->a, (int)step, &di) ||
+        di.space < 0 || di.space > LIT_SHARED || di.word < 0 ||
+        !(di.flags & (MDL_I_READ | MDL_I_WRITE)))
         return;
-    switch (acc.op) {
-    case LIT_LD:
-        rd = 1;
-        break;
-    case LIT_ST: case LIT_ST_WT:
-        wr = 1;
-        break;
-    case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
-        rd = wr = 1;
-        break;
-    case LIT_ATOM_CAS:
-        rd = 1;
-        wr = !strstr(in->effect, "compare fails");
-        break;
-    default:                            /* clwb, clflush: no value moves */
-        return;
-    }
-    mdl_word_name(R->m, acc.space, acc.word, nm, sizeof nm);
-    if (acc.space == LIT_SHARED)
-        snprintf(ac->reads, sizeof ac->reads, "%s@cta%d", nm, (int)acc.cta);
+    int rd = (di.flags & MDL_I_READ) != 0, wr = (di.flags & MDL_I_WRITE) != 0;
+    if (di.op == LIT_ATOM_CAS &&
+        mdl_reg(R->m, &w->b, di.gtid, di.in->rd) != di.a)
+        wr = 0;
+    mdl_word_name(R->m, di.space, di.word, nm, sizeof nm);
+    if (di.space == LIT_SHARED)
+        snprintf(ac->reads, sizeof ac->reads, "%s@cta%d", nm, (int)di.cta);
     else
         snprintf(ac->reads, sizeof ac->reads, "%s", nm);
     memcpy(ac->writes, ac->reads, sizeof ac->writes);
@@ -157,7 +143,7 @@ static void step_access(W *w, uint32_t step, const MdlStepInfo *in,
         ac->reads[0] = '\0';
     if (!wr)
         ac->writes[0] = '\0';
-    ac->space = spaces[acc.space];
+    ac->space = spaces[di.space];
 }
 
 static void step_json(W *w, const MdlStepInfo *in, int level, int store,
@@ -218,7 +204,7 @@ static int replay(W *w, uint32_t step, int level)
     int store = 0, r = mdl_apply(R->m, &w->a, step, &w->b, &in, &e);
     if (r)
         return r;
-    step_access(w, step, &in, &ac);
+    step_access(w, step, &ac);
     if (in.removed) {
         int k = 0;
         for (int j = 0; j < 64; j++)
@@ -423,18 +409,16 @@ static void finish(W *w, ChkViolation *v, int kind)
     free(w->deps.s);
     free(w->a.w);
     free(w->b.w);
-    free(w->scratch.w);
 }
 
 static int start(W *w, ChkRun *R)
 {
     memset(w, 0, sizeof *w);
     w->R = R;
-    w->a.cap = w->b.cap = w->scratch.cap = mdl_max_words(R->m);
+    w->a.cap = w->b.cap = mdl_max_words(R->m);
     w->a.w = calloc(w->a.cap, sizeof(uint64_t));
     w->b.w = calloc(w->b.cap, sizeof(uint64_t));
-    w->scratch.w = calloc(w->scratch.cap, sizeof(uint64_t));
-    return w->a.w && w->b.w && w->scratch.w ? 0 : -1;
+    return w->a.w && w->b.w ? 0 : -1;
 }
 
 /* Recovery segments from main image img towards observation (or error) id,

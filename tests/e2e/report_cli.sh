@@ -147,3 +147,27 @@ head -c 1048577 /dev/zero | tr '\0' ' ' >huge.sql
 try "$GPMC" query --db r.db - <huge.sql
 assert_eq "query - bounds its input" "$rc" 2
 assert_grep "bound" 'longer than 1 MB' err
+
+# The witness JSON names the word each step read and wrote: a failing CAS
+# only reads, a succeeding one reads and writes, shared words carry their
+# CTA.
+cat >cas.litmus <<'LIT'
+test CAS "a failing and a succeeding cas"
+pm x = 0
+shared s = 0
+kernel k grid 2 block 1 {
+  atom.cas r0, x, 5, 7
+  atom.cas r1, x, 0, 9
+  st s, 1
+  ld r2, s
+}
+check final exists (x == 9)
+LIT
+expect_rc 0 "$GPMC" run cas.litmus --model strict --json
+python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))[0]["violations"][0]["witness_json"]
+got = [(s.get("reads"), s.get("writes"), s.get("space")) for s in w["steps"]]
+assert got == [("x", None, "pm"), ("x", "x", "pm"), (None, "s@cta0", "shared"),
+               ("s@cta0", None, "shared"), ("x", None, "pm"), ("x", None, "pm"),
+               (None, "s@cta1", "shared"), ("s@cta1", None, "shared")], got' out ||
+    fail "reads and writes of the witness steps"
