@@ -43,7 +43,7 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
     }
     LitStr s = {0};
     char buf[65536];
-    ssize_t n;
+    ssize_t n = 0;
     while (s.len <= H_MAX_FILE &&
            ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
         if (n > 0)

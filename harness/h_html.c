@@ -70,7 +70,7 @@ static char *read_all(int fd)
 {
     LitStr s = {0};
     char buf[65536];
-    ssize_t n;
+    ssize_t n = 0;
     if (lseek(fd, 0, SEEK_SET) < 0)
         return NULL;
     while ((n = read(fd, buf, sizeof buf)) > 0 ||
@@ -82,16 +82,6 @@ static char *read_all(int fd)
         return NULL;
     }
     return s.s;
-}
-
-static char *dup_range(const char *a, size_t n)
-{
-    char *s = lit_malloc(n + 1);
-    if (s) {
-        memcpy(s, a, n);
-        s[n] = '\0';
-    }
-    return s;
 }
 
 void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
@@ -118,7 +108,7 @@ void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
             break;
         const char *end = strstr(start + 5, "<?xml");
         size_t len = end ? (size_t)(end - start) : strlen(start);
-        svgs[i] = dup_range(start, len);
+        svgs[i] = h_strndup(start, len);
         p = start + len;
     }
     lit_free(all);

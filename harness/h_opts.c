@@ -57,7 +57,7 @@ int h_parse_int(const char *s, int64_t *v)
     return 0;
 }
 
-static char *dup_n(const char *s, size_t n)
+char *h_strndup(const char *s, size_t n)
 {
     char *d = lit_malloc(n + 1);
     if (d) {
@@ -215,7 +215,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (h_parse_int(eq + 1, &x))
                 return usage_error(cmd, "-D %s: the value must be an integer",
                                    d);
-            if (!(o->defines[o->ndefines].name = dup_n(d, (size_t)(eq - d))))
+            if (!(o->defines[o->ndefines].name = h_strndup(d, (size_t)(eq - d))))
                 return usage_error(cmd, "%s", "out of memory");
             o->defines[o->ndefines].value = x;
             o->ndefines++;
@@ -250,7 +250,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (!eq || eq == v)
                 return usage_error(cmd, "--config expects KEY=VALUE, got '%s'",
                                    v);
-            if (!(o->config[o->nconfig].key = dup_n(v, (size_t)(eq - v))))
+            if (!(o->config[o->nconfig].key = h_strndup(v, (size_t)(eq - v))))
                 return usage_error(cmd, "%s", "out of memory");
             o->config[o->nconfig].value = eq + 1;
             o->nconfig++;

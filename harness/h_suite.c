@@ -44,13 +44,13 @@ typedef struct {
 
 static void add_path(Paths *ps, const char *p)
 {
-    size_t n = strlen(p) + 1;
-    char *d = LIT_GROW(ps->v, ps->cap, ps->n + 1) ? NULL : lit_malloc(n);
+    char *d = LIT_GROW(ps->v, ps->cap, ps->n + 1) ? NULL
+                                                   : h_strndup(p, strlen(p));
     if (!d) {
         ps->failed = 1;
         return;
     }
-    ps->v[ps->n++] = memcpy(d, p, n);
+    ps->v[ps->n++] = d;
 }
 
 static void free_paths(Paths *ps)

@@ -138,9 +138,7 @@ int h_cmd_time(int argc, char **argv)
                 status = H_INTERNAL;
                 break;
             }
-            row->name = lit_malloc(strlen(f.p->name) + 1);
-            if (row->name)
-                strcpy(row->name, f.p->name);
+            row->name = h_strndup(f.p->name, strlen(f.p->name));
             row->model = o.models[k];
             if (!row->name) {
                 fprintf(stderr, "gpmc: internal error: out of memory\n");

@@ -58,6 +58,8 @@ int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
                 const char *missing);
 void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
+/* The first n bytes of s as a string (lit_malloc'd), or NULL. */
+char *h_strndup(const char *s, size_t n);
 /* h_suggest.c: the known word nearest to word, if close; else NULL. */
 const char *h_suggest(const char *word, const char *const *known, int n);
 int h_parse_int(const char *s, int64_t *v);

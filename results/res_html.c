@@ -61,40 +61,6 @@ static const char *col(sqlite3_stmt *st, int i)
 
 /* ---- the verdict matrix ---------------------------------------------------- */
 
-static const char *const std_models[] = {
-    "strict", "epoch", "bepoch", "scoped", "bscoped", "hw",
-};
-#define NSTD ((int)(sizeof std_models / sizeof *std_models))
-
-/* The models of the columns: the six in their order, then any other. */
-static int matrix_models(Html *H, char ***models, size_t *n, size_t *cap)
-{
-    for (int i = 0; i < NSTD; i++) {
-        if (LIT_GROW(*models, *cap, *n + 1))
-            return res_sql_fail(H->db, RES_EINTERNAL, "report: out of memory");
-        (*models)[(*n)++] = (char *)std_models[i];
-    }
-    sqlite3_stmt *st;
-    int rc = res_sql_prepare(H->db, &st,
-                             "SELECT DISTINCT c.model FROM " RES_LATEST_FROM
-                             "WHERE " RES_MODEL_RANK("c.model") " = 6"
-                             " ORDER BY 1", "");
-    if (rc)
-        return rc;
-    int s;
-    while ((s = res_sql_step(H->db, st)) > 0) {
-        size_t len = strlen(res_sql_text(st, 0)) + 1;
-        char *m = LIT_GROW(*models, *cap, *n + 1) ? NULL : lit_malloc(len);
-        if (!m) {
-            s = -res_sql_fail(H->db, RES_EINTERNAL, "report: out of memory");
-            break;
-        }
-        (*models)[(*n)++] = memcpy(m, res_sql_text(st, 0), len);
-    }
-    sqlite3_finalize(st);
-    return s < 0 ? -s : RES_OK;
-}
-
 /* The latest results; the last column counts the configs of the test
    (the config is shown only when a test has several). */
 #define MATRIX_SQL \
@@ -131,8 +97,8 @@ static void matrix_cell(Html *H, sqlite3_stmt *st)
 static int matrix(Html *H)
 {
     char **models = NULL;
-    size_t nmodels = 0, cap = 0;
-    int rc = matrix_models(H, &models, &nmodels, &cap);
+    size_t nmodels = 0;
+    int rc = res_models(H->db, &models, &nmodels);
     sqlite3_stmt *st = NULL;
     if (!rc)
         rc = res_sql_prepare(H->db, &st, MATRIX_SQL, "");
@@ -166,15 +132,13 @@ static int matrix(Html *H)
                 raw(H, "</tr>\n");
             lit_free(test);
             lit_free(config);
-            test = lit_malloc(strlen(name) + 1);
-            config = lit_malloc(strlen(cfg) + 1);
+            test = res_strdup(name);
+            config = res_strdup(cfg);
             if (!test || !config) {
                 rc = res_sql_fail(H->db, RES_EINTERNAL,
                                   "report: out of memory");
                 break;
             }
-            strcpy(test, name);
-            strcpy(config, cfg);
             cond = k;
             next = 0;
             open = 1;
@@ -209,9 +173,7 @@ static int matrix(Html *H)
     sqlite3_finalize(st);
     lit_free(test);
     lit_free(config);
-    for (size_t m = NSTD; m < nmodels; m++)
-        lit_free(models[m]);
-    lit_free(models);
+    res_models_free(models, nmodels);
     return rc ? rc : s < 0 ? -s : RES_OK;
 }
 

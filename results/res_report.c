@@ -7,11 +7,6 @@
 
 #include "results/results_int.h"
 
-static const char *const std_models[] = {
-    "strict", "epoch", "bepoch", "scoped", "bscoped", "hw",
-};
-#define NSTD ((int)(sizeof std_models / sizeof *std_models))
-
 typedef struct {
     char *test, *config;
 } Variant;
@@ -41,13 +36,6 @@ static void variants_free(Variants *vs)
     lit_free(vs->v);
 }
 
-static char *dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = lit_malloc(n);
-    return d ? memcpy(d, s, n) : NULL;
-}
-
 static int oom(ResDb *db)
 {
     return res_sql_fail(db, RES_EINTERNAL, "report: out of memory");
@@ -69,8 +57,8 @@ static int load_variants(Report *R)
             break;
         }
         Variant *v = &vs->v[vs->n];
-        v->test = dup(res_sql_text(st, 0));
-        v->config = dup(res_sql_text(st, 1));
+        v->test = res_strdup(res_sql_text(st, 0));
+        v->config = res_strdup(res_sql_text(st, 1));
         vs->n += v->test || v->config;
         if (!v->test || !v->config) {
             s = -oom(R->db);
@@ -201,39 +189,9 @@ static const char *col(sqlite3_stmt *st, int i)
 
 /* ---- verdicts ------------------------------------------------------------ */
 
-static int model_columns(Report *R, const char ***models, size_t *n)
-{
-    sqlite3_stmt *st;
-    int rc = res_sql_prepare(R->db, &st,
-                             "SELECT DISTINCT c.model FROM " RES_LATEST_FROM
-                             "WHERE " RES_MODEL_RANK("c.model") " = 6"
-                             " ORDER BY 1", "");
-    if (rc)
-        return rc;
-    size_t cap = 0;
-    *models = NULL;
-    *n = 0;
-    if (LIT_GROW(*models, cap, (size_t)NSTD)) {
-        sqlite3_finalize(st);
-        return oom(R->db);
-    }
-    for (; *n < (size_t)NSTD; (*n)++)
-        (*models)[*n] = std_models[*n];
-    int s;
-    while ((s = res_sql_step(R->db, st)) > 0) {
-        if (LIT_GROW(*models, cap, *n + 1)) {
-            s = -oom(R->db);
-            break;
-        }
-        (*models)[(*n)++] = res_table_strdup(R->keep, res_sql_text(st, 0));
-    }
-    sqlite3_finalize(st);
-    return s < 0 ? -s : RES_OK;
-}
-
 /* One row per test, config and check line; a column per model. */
-static int fill_verdicts(Report *R, ResTable *t, int off,
-                         const char **models, int nmodels, int *counts)
+static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
+                         int nmodels, int *counts)
 {
     sqlite3_stmt *st;
     int rc = res_sql_prepare(R->db, &st,
@@ -289,9 +247,10 @@ static int fill_verdicts(Report *R, ResTable *t, int off,
 
 static int report_verdicts(Report *R, FILE *out)
 {
-    const char **models = NULL, **hdr = NULL;
+    char **models = NULL;
+    const char **hdr = NULL;
     size_t nmodels = 0;
-    int rc = model_columns(R, &models, &nmodels), off = 0;
+    int rc = res_models(R->db, &models, &nmodels), off = 0;
     ResTable *t = NULL;
     if (!rc && !(hdr = lit_calloc(nmodels + 2, sizeof *hdr)))
         rc = oom(R->db);
@@ -320,7 +279,7 @@ static int report_verdicts(Report *R, FILE *out)
     }
     res_table_free(t);
     lit_free(hdr);
-    lit_free(models);
+    res_models_free(models, nmodels);
     return rc;
 }
 

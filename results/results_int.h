@@ -114,6 +114,14 @@ void res_guard_install(ResDb *db);
 #define RES_PASSES(v, e) \
     "((" e " IS NOT NULL AND " v " = " e ") OR (" e " IS NULL AND " v " = 'Ok'))"
 
+/* ---- model columns (res_models.c) ---------------------------------------- */
+
+/* The models of the verdict tables' columns (lit_malloc'd strings). */
+int res_models(ResDb *db, char ***models, size_t *n);
+void res_models_free(char **models, size_t n);
+/* s copied (lit_malloc'd), or NULL. */
+char *res_strdup(const char *s);
+
 /* ---- tables (res_table.c) ------------------------------------------------ */
 
 /* 1 once an allocation for the table failed. */
