@@ -52,18 +52,14 @@ static void put(Buf *b, const char *fmt, ...)
     }
 }
 
+/* A JSON string literal through the one escaper (lit_str_json). */
 static void put_json_str(Buf *b, const char *s)
 {
-    put(b, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            put(b, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            put(b, "\\u%04x", (unsigned)(unsigned char)*s);
-        else
-            put(b, "%c", *s);
-    }
-    put(b, "\"");
+    LitStr j = {0};
+    lit_str_json(&j, s);
+    if (!j.failed)
+        put(b, "%s", j.s);
+    lit_str_free(&j);
 }
 
 typedef struct {
