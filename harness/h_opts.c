@@ -57,6 +57,12 @@ int h_parse_int(const char *s, int64_t *v)
     return 0;
 }
 
+static int out_of_memory(const char *cmd)
+{
+    fprintf(stderr, "gpmc %s: error: out of memory\n", cmd);
+    return H_INTERNAL;
+}
+
 char *h_strndup(const char *s, size_t n)
 {
     char *d = lit_malloc(n + 1);
@@ -164,8 +170,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     o->config = lit_calloc((size_t)argc + 1, sizeof *o->config);
     o->jobs = 1;
     if (!o->files || !o->defines || !o->config) {
-        fprintf(stderr, "gpmc %s: error: out of memory\n", cmd);
-        return H_INTERNAL;
+        return out_of_memory(cmd);
     }
     for (int i = 0, dashdash = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -216,7 +221,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                 return usage_error(cmd, "-D %s: the value must be an integer",
                                    d);
             if (!(o->defines[o->ndefines].name = h_strndup(d, (size_t)(eq - d))))
-                return usage_error(cmd, "%s", "out of memory");
+                return out_of_memory(cmd);
             o->defines[o->ndefines].value = x;
             o->ndefines++;
             continue;
@@ -251,7 +256,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                 return usage_error(cmd, "--config expects KEY=VALUE, got '%s'",
                                    v);
             if (!(o->config[o->nconfig].key = h_strndup(v, (size_t)(eq - v))))
-                return usage_error(cmd, "%s", "out of memory");
+                return out_of_memory(cmd);
             o->config[o->nconfig].value = eq + 1;
             o->nconfig++;
         } else if (!strcmp(a, "--crash-depth") && (allowed & HO_RUN)) {
