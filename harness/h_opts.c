@@ -169,9 +169,8 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     o->defines = lit_calloc((size_t)argc + 1, sizeof *o->defines);
     o->config = lit_calloc((size_t)argc + 1, sizeof *o->config);
     o->jobs = 1;
-    if (!o->files || !o->defines || !o->config) {
+    if (!o->files || !o->defines || !o->config)
         return out_of_memory(cmd);
-    }
     for (int i = 0, dashdash = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
