@@ -58,6 +58,16 @@ static void test_odd_witnesses(void **state)
         "  s0 -> s1 [label=\"po\"];\n"
         "}\n");
     free(out);
+    /* a runtime error's witness: the error in the title */
+    out = dot(db, 7, "{\"steps\":[],\"error\":\"assert: failed\"}",
+              "violation 7: error", RES_OK);
+    assert_string_equal(out, "digraph violation_7 {\n"
+                             "  label=\"violation 7: error\\nerror: assert:"
+                             " failed\";\n"
+                             "  labelloc=t;\n"
+                             "  node [shape=box, fontname=\"monospace\"];\n"
+                             "}\n");
+    free(out);
     res_close(db);
     fx_dir_remove(&d);
 }
