@@ -3,10 +3,12 @@
    sha256, params), a check by (run, test, model, config); ids are remapped.
    Inputs are read in the order given, each in id order, and the whole merge
    is one transaction: the output gets all of it or nothing.
-   An input is data from anywhere, so before anything is copied it must be
-   exactly what gpmc writes (verify): the same schema objects with the same
-   SQL as a fresh database, SQLite's integrity and foreign-key checks clean,
-   and every value of its column's declared type. Everything runs under a
+   An input is data from anywhere, so before it is opened the ordinary way
+   (which may bring an older file up to date) nothing in it may run code
+   (structure), and before anything is copied it must be exactly what gpmc
+   writes (verify): the same schema objects with the same SQL as a fresh
+   database, SQLite's integrity and foreign-key checks clean, and every
+   value of its column's declared type. Everything runs under a
    time limit (an SQLite progress handler), so not even a database that
    gets past those can make the merge hang. */
 #include <errno.h>
@@ -472,6 +474,84 @@ static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
     return rc;
 }
 
+/* The columns of a table as PRAGMA table_info gives them, one line each. */
+static int columns_text(ResDb *db, const char *table, LitStr *out)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(db, &st, "SELECT name, type, \"notnull\","
+                             " coalesce(dflt_value, ''), pk FROM"
+                             " pragma_table_info(?) ORDER BY cid", "t", table);
+    if (rc)
+        return rc;
+    int s;
+    while ((s = res_sql_step(db, st)) > 0)
+        lit_str_printf(out, "%s %s %d %s %d\n", res_sql_text(st, 0),
+                       res_sql_text(st, 1), sqlite3_column_int(st, 2),
+                       res_sql_text(st, 3), sqlite3_column_int(st, 4));
+    sqlite3_finalize(st);
+    if (s < 0)
+        return -s;
+    return out->failed ? res_sql_fail(db, RES_EINTERNAL, "merge: out of "
+                                      "memory") : RES_OK;
+}
+
+/* One object of db's schema against the reference: RES_OK when gpmc
+   creates an object of that type and name, on the same table, and (a
+   table) with the same columns; else a message. */
+static int known_object(ResDb *db, ResDb *ref, const char *path,
+                        const char *type, const char *name,
+                        const char *table)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(ref, &st, "SELECT tbl_name FROM sqlite_schema"
+                             " WHERE type = ? AND name = ?", "tt", type, name);
+    if (rc)
+        return rc;
+    int s = res_sql_step(ref, st);
+    int same = s > 0 && !strcmp(res_sql_text(st, 0), table);
+    sqlite3_finalize(st);
+    if (s < 0)
+        return -s;
+    if (s == 0)
+        return res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results database:"
+                            " it has a %s %s that gpmc does not create", path,
+                            type, name);
+    if (same && !strcmp(type, "table")) {
+        LitStr have = {0}, want = {0};
+        if (!(rc = columns_text(db, name, &have)) &&
+            !(rc = columns_text(ref, name, &want)))
+            same = !strcmp(have.s ? have.s : "", want.s ? want.s : "");
+        lit_str_free(&have);
+        lit_str_free(&want);
+        if (rc)
+            return rc;
+    }
+    return same ? RES_OK
+                : res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results"
+                               " database: its %s %s differs from gpmc's",
+                               path, type, name);
+}
+
+/* Before a file is opened the ordinary way (which brings a file of an
+   earlier gpmc up to date, running statements on it): nothing in it may
+   run code of its own (a trigger), be something else than gpmc's object
+   of that name (a view for a table), or have other columns. Objects may
+   be missing, and view texts differ, in a legitimately older file. */
+static int structure(ResDb *db, ResDb *ref, const char *path)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(db, &st, "SELECT type, name, tbl_name FROM"
+                             " sqlite_schema ORDER BY type, name", "");
+    if (rc)
+        return rc;
+    int s;
+    while (!rc && (s = res_sql_step(db, st)) > 0)
+        rc = known_object(db, ref, path, res_sql_text(st, 0),
+                          res_sql_text(st, 1), res_sql_text(st, 2));
+    sqlite3_finalize(st);
+    return !rc && s < 0 ? -s : rc;
+}
+
 /* A read error of an input (a corrupt page SQLite meets late, the time
    limit) is the input's fault. */
 static int input_error(ResDb *db, int rc)
@@ -483,12 +563,30 @@ static int input_error(ResDb *db, int rc)
     return rc;
 }
 
+/* The structure of the file at path, before it is opened for real. */
+static int inspect(const char *path, ResDb *ref, double deadline,
+                   double timeout_s, char *err, size_t errlen)
+{
+    ResDb *db;
+    int rc = res_open(path, RES_INSPECT, &db, err, errlen);
+    if (rc)
+        return rc;
+    res_sql_deadline(db, deadline, timeout_s);
+    if ((rc = input_error(db, structure(db, ref, path))))
+        snprintf(err, errlen, "%s", res_errmsg(db));
+    res_close(db);
+    return rc;
+}
+
 /* Open and verify one input; *db stays open on success. */
 static int open_input(const char *path, ResDb *ref, const char *ref_schema,
                       double deadline, double timeout_s, ResDb **db,
                       char *err, size_t errlen)
 {
-    int rc = res_open(path, RES_READONLY, db, err, errlen);
+    *db = NULL;
+    int rc = inspect(path, ref, deadline, timeout_s, err, errlen);
+    if (!rc)
+        rc = res_open(path, RES_READONLY, db, err, errlen);
     if (rc)
         return rc;
     res_sql_deadline(*db, deadline, timeout_s);
@@ -540,6 +638,9 @@ int res_merge(const char *out_path, const char *const *in, int nin,
     struct stat sb;
     int existed = stat(out_path, &sb) == 0;
     ResDb *dst;
+    if (existed && (rc = inspect(out_path, ref, deadline, timeout_s, err,
+                                 errlen)))
+        goto done;
     if ((rc = res_open(out_path, RES_READWRITE, &dst, err, errlen)))
         goto done;
     res_sql_deadline(dst, deadline, timeout_s);

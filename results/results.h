@@ -21,7 +21,10 @@
 
 typedef struct ResDb ResDb;
 
-enum { RES_READWRITE = 0, RES_READONLY = 1 };
+/* RES_INSPECT: read-only like RES_READONLY, but neither the schema version
+   is checked nor an older file brought up to date: to look at a file from
+   anywhere before anything runs on it (merge verifies its inputs so). */
+enum { RES_READWRITE = 0, RES_READONLY = 1, RES_INSPECT = 2 };
 
 /* Error codes. RES_EINPUT: the user's fault (missing or foreign database,
    other schema version, bad or refused SQL, unknown report or id);

@@ -105,8 +105,8 @@ int fuzz_check(const uint8_t *data, size_t size)
         char err[256];
         if (mdl_time(p, model, 20000, &costs, err, sizeof err))
             broken(p, model, "mdl_time failed", err);
-        h_print_report(sink, p, a, &costs);
-        h_print_json(sink, p, n, NULL);
+        h_print_report(sink, p, a, &costs, NULL);
+        h_print_json(sink, p, n, NULL, NULL);
         chk_report_free(a);
         chk_report_free(n);
     }
