@@ -291,26 +291,33 @@ out:
 
 /* ---- verification ------------------------------------------------------ */
 
-/* The schema objects of db, one "type name tbl_name sql" line each, sorted:
-   what must be identical to a fresh gpmc database's. */
-static int schema_text(ResDb *db, LitStr *out)
+/* The rows of a query (one text argument, or none when arg is NULL) as
+   text: the columns of a row separated by blanks, one line a row. */
+static int rows_text(ResDb *db, LitStr *out, const char *sql,
+                     const char *arg)
 {
     sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st, "SELECT type, name, tbl_name,"
-                             " coalesce(sql, '') FROM sqlite_schema"
-                             " ORDER BY type, name", "");
+    int rc = res_sql_prepare(db, &st, sql, arg ? "t" : "", arg);
     if (rc)
         return rc;
-    int s;
+    int s, n = sqlite3_column_count(st);
     while ((s = res_sql_step(db, st)) > 0)
-        lit_str_printf(out, "%s %s %s %s\n", res_sql_text(st, 0),
-                       res_sql_text(st, 1), res_sql_text(st, 2),
-                       res_sql_text(st, 3));
+        for (int i = 0; i < n; i++)
+            lit_str_printf(out, "%s%c", res_sql_text(st, i),
+                           i + 1 < n ? ' ' : '\n');
     sqlite3_finalize(st);
     if (s < 0)
         return -s;
     return out->failed ? res_sql_fail(db, RES_EINTERNAL, "merge: out of "
                                       "memory") : RES_OK;
+}
+
+/* The schema objects of db, one "type name tbl_name sql" line each, sorted:
+   what must be identical to a fresh gpmc database's. */
+static int schema_text(ResDb *db, LitStr *out)
+{
+    return rows_text(db, out, "SELECT type, name, tbl_name, coalesce(sql, '')"
+                     " FROM sqlite_schema ORDER BY type, name", NULL);
 }
 
 /* Length of "type name" at the start of a schema line. */
@@ -477,22 +484,9 @@ static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
 /* The columns of a table as PRAGMA table_info gives them, one line each. */
 static int columns_text(ResDb *db, const char *table, LitStr *out)
 {
-    sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st, "SELECT name, type, \"notnull\","
-                             " coalesce(dflt_value, ''), pk FROM"
-                             " pragma_table_info(?) ORDER BY cid", "t", table);
-    if (rc)
-        return rc;
-    int s;
-    while ((s = res_sql_step(db, st)) > 0)
-        lit_str_printf(out, "%s %s %d %s %d\n", res_sql_text(st, 0),
-                       res_sql_text(st, 1), sqlite3_column_int(st, 2),
-                       res_sql_text(st, 3), sqlite3_column_int(st, 4));
-    sqlite3_finalize(st);
-    if (s < 0)
-        return -s;
-    return out->failed ? res_sql_fail(db, RES_EINTERNAL, "merge: out of "
-                                      "memory") : RES_OK;
+    return rows_text(db, out, "SELECT name, type, \"notnull\","
+                     " coalesce(dflt_value, ''), pk FROM pragma_table_info(?)"
+                     " ORDER BY cid", table);
 }
 
 /* One object of db's schema against the reference: RES_OK when gpmc
