@@ -130,6 +130,10 @@ extern const MdlOps mdl_hw_ops;
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);
 void mdl_note(Model *m, int id, const char *text);
+/* The next instruction of running thread slot `slot` of L, and the PM word
+   it accesses (-1: none or out of bounds), without executing it. */
+const LitInstr *mdl_next_instr(Model *m, const MdlState *s,
+                               const MdlLaunch *L, int slot, int32_t *pmword);
 void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
