@@ -518,38 +518,6 @@ static int wait_kind(int op)
     }
 }
 
-/* The next instruction of running thread `slot` and, when it accesses a
-   PM word (a load, store, atomic, clwb or clflush with an index in
-   bounds), that word; otherwise -1. Executes nothing. */
-const LitInstr *mdl_next_instr(Model *m, const MdlState *s,
-                               const MdlLaunch *L, int slot, int32_t *pmword)
-{
-    uint32_t hi = L->thr_off + (uint32_t)slot * L->thr_stride;
-    const LitInstr *in = &body_of(m, L, slot)->code[TH_PC(s->w[hi])];
-    Exec x;
-    MdlError e;
-    Addr a;
-    *pmword = -1;
-    switch (in->op) {
-    case LIT_LD: case LIT_ST: case LIT_ST_WT: case LIT_ATOM_ADD:
-    case LIT_ATOM_EXCH: case LIT_ATOM_CAS: case LIT_CLWB: case LIT_CLFLUSH:
-        memset(&x, 0, sizeof x);
-        x.m = m;
-        x.s = (MdlState *)s;
-        x.L = L;
-        x.k = &m->p->kernels[L->kernel];
-        x.slot = slot;
-        x.regs = hi + 1;
-        x.e = &e;
-        if (resolve(&x, &in->m, &a) == MDL_OK && a.space == LIT_PM)
-            *pmword = a.word;
-        break;
-    default:
-        break;
-    }
-    return in;
-}
-
 /* Executes the next instruction of thread `slot` in x->s. */
 static int thread_step(Exec *x)
 {

@@ -79,13 +79,14 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
                        int t, Need *d)
 {
     const Hw *h = hw_of(m);
-    int32_t w;
-    const LitInstr *in = mdl_next_instr(m, s, L, t, &w);
-    switch (in->op) {
+    MdlInstr in;
+    if (mdl_decode(m, s, t, &in))
+        return;
+    switch (in.op) {
     case LIT_ST: case LIT_ST_WT: case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
     case LIT_ATOM_CAS:
-        if (w >= 0)
-            set(d->wb, h->wline[h->cidx[w]]);
+        if (in.space == LIT_PM && in.word >= 0)
+            set(d->wb, h->wline[h->cidx[in.word]]);
         break;
     case LIT_PCOMMIT:
         d->all = 1;

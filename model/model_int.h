@@ -140,10 +140,6 @@ int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
 int mdl_compare(int cmp, int64_t a, int64_t b);
 int mdl_branch_cmp(int op);                 /* LitCmp of beq … bge */
 void mdl_note(Model *m, int id, const char *text);
-/* The next instruction of running thread slot `slot` of L, and the PM word
-   it accesses (-1: none or out of bounds), without executing it. */
-const LitInstr *mdl_next_instr(Model *m, const MdlState *s,
-                               const MdlLaunch *L, int slot, int32_t *pmword);
 void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
