@@ -15,6 +15,7 @@
  * the queue and then, per line, one of the contents above. Controllers are
  * independent: the images are the product over controllers.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "model/mdl_hw.h"
@@ -79,6 +80,7 @@ static void line_options(Clo *x, int l)
                           (size_t)nw * sizeof *v);
         n += !dup;
     }
+    assert(n <= HW_MAXWT + 2);          /* room at optat[l] */
     h->nopt[l] = n;
 }
 

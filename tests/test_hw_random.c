@@ -472,13 +472,16 @@ static int corpus(const char *dir)
     DIR *d = opendir(dir);
     struct dirent *e;
     char **names = NULL;
+    size_t cap = 0;
     int n = 0, checked = 0;
     assert_non_null(d);
     while ((e = readdir(d))) {
         size_t k = strlen(e->d_name);
         if (k > 7 && !strcmp(e->d_name + k - 7, ".litmus")) {
-            names = realloc(names, (size_t)(n + 1) * sizeof *names);
-            names[n++] = strdup(e->d_name);
+            assert_int_equal(LIT_GROW(names, cap, (size_t)n + 1), 0);
+            names[n] = lit_malloc(k + 1);
+            assert_non_null(names[n]);
+            memcpy(names[n++], e->d_name, k + 1);
         }
     }
     closedir(d);
@@ -516,9 +519,9 @@ static int corpus(const char *dir)
             checked++;
         }
         lit_program_free(p);
-        free(names[i]);
+        lit_free(names[i]);
     }
-    free(names);
+    lit_free(names);
     return checked;
 }
 
