@@ -4,8 +4,11 @@
  * litmus/suite/hw and tests/data/hw, the default and --naive runs must
  * both finish and give the same distinct main-program crash images,
  * outcomes, verdicts (with their positive and negative counts) and runtime
- * errors; the corpus files must also meet their `expect hw=`. Recovery
- * and nested crashes are covered by the programs with a recover block.
+ * errors, and the default mode must store no more states than --naive;
+ * the corpus files must also meet their `expect hw=`. Recovery and nested
+ * crashes are covered by the programs with a recover block. The same holds
+ * on the scaled P01 families of issue 15, and state by state every default
+ * state is a naive state whose images are the NVM its events reach.
  * By default 1000 programs of size 1 and 200 of size 2 (twice as many
  * instructions; the few too large for the naive explorer are counted and
  * skipped, at most one in twenty). For longer runs GPMC_HW_SEEDS=N runs N
