@@ -157,7 +157,7 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     h->t_stride = h->t_pc + h->npw;
     if (h->naive)
         return 0;
-    h->need = lit_arena_alloc(m->arena, 2 * (size_t)(h->nlw + h->ncw) *
+    h->need = lit_arena_alloc(m->arena, (3 * (size_t)h->nlw + 2 * h->ncw) *
                                         sizeof *h->need);
     /* a line's contents: NVM, one per write-through, the write-back */
     h->nopt = ints(m, h->nl);

@@ -55,7 +55,10 @@
 #define HW_VAR_WORDS 8192       /* variable part of the region */
 #define HW_MAXEVENTS 128        /* mdl_successors asks for at most this */
 
-enum { HW_EV_WB = 0, HW_EV_WT = 1, HW_EV_DRAIN = 2 };   /* event kinds */
+/* Event kinds: write back a line, complete its oldest write-through,
+   drain a controller's head; and, default mode only, a write-back followed
+   by the drain of its whole queue (several naive events in one step). */
+enum { HW_EV_WB = 0, HW_EV_WT = 1, HW_EV_DRAIN = 2, HW_EV_WBD = 3 };
 #define HW_EV_CODE(k, i) ((uint32_t)(k) << 20 | (uint32_t)(i))
 #define HW_EV_KIND(code) ((int)((code) >> 20))
 #define HW_EV_ARG(code) ((int)((code) & 0xFFFFFu))
@@ -90,7 +93,7 @@ typedef struct {
     /* thread word offsets */
     uint32_t t_rq, t_wr, t_pc, t_stride;
     /* default-mode scratch */
-    uint64_t *need;                     /* mdl_hw_lazy.c: 2 line and 2
+    uint64_t *need;                     /* mdl_hw_lazy.c: 3 line and 2
                                            controller bit sets */
     int64_t *opt;                       /* mdl_hw_closure.c: per line, its
                                            contents at optat[l] */

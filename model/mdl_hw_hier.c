@@ -380,8 +380,8 @@ int mdl_hw_hier_event(Model *m, MdlState *s, const MdlLaunch *L,
                        uint32_t code, MdlStepInfo *info)
 {
     const Hw *h = hw_of(m);
-    int i = (int)(code & 0xFFFFFu);
-    switch (code >> 20) {
+    int i = HW_EV_ARG(code);
+    switch (HW_EV_KIND(code)) {
     case HW_EV_WB:
         if (info)
             snprintf(info->instr, sizeof info->instr, "write back line %d",
@@ -394,12 +394,23 @@ int mdl_hw_hier_event(Model *m, MdlState *s, const MdlLaunch *L,
                      "complete a write-through to line %d", (int)h->lno[i]);
         complete_wt(m, s, L, first_wt(h, s, L->pm_off, i), info);
         break;
-    default:
+    case HW_EV_DRAIN:
         if (info)
             snprintf(info->instr, sizeof info->instr, "drain controller %d",
                      (int)h->cno[i]);
         drain(m, s, L, i, info);
         break;
+    case HW_EV_WBD:
+        if (info)
+            snprintf(info->instr, sizeof info->instr, "write back line %d "
+                     "and drain controller %d", (int)h->lno[i],
+                     (int)h->cno[h->lctl[i]]);
+        writeback(m, s, L, i, info);
+        while (hw_ql_n(h, s, L->pm_off, h->lctl[i]))
+            drain(m, s, L, h->lctl[i], info);
+        break;
+    default:
+        return MDL_NOSTEP;
     }
     return MDL_OK;
 }

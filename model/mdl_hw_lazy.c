@@ -15,15 +15,19 @@
  *   - drain controller C: a waiting thread has a pcommit count on C, or
  *     (wt_ack = nvm) a write-through entry in C's queue;
  *   - with a volatile WPQ, any event that appends to C's queue, when some
- *     append to C is needed (appends keep their order in the queue), and
- *     every append when a running thread's next instruction is pcommit
- *     (its count depends on what is queued).
+ *     append to C is needed for a fence (appends keep their order in the
+ *     queue), and every append when a running thread's next instruction is
+ *     pcommit (its count depends on what is queued).
+ * With a volatile WPQ a write-back needed only because a store to L comes
+ * next is explored as "write back L and drain L's controller": a crash
+ * that finds its entry still queued finds NVM as if it had not happened,
+ * and one that finds it drained finds everything ahead of it drained too.
  * Every other event commutes with the next step of every thread, or is
  * absorbed by it (a pbar writes back, completes and drains what such an
  * event would), so moving it after that step reaches the same state, or
  * one the events of the later state reach: specs/hw.md gives the argument
  * that every naive crash image is an image of some state explored here.
- * A state explored here is a naive state, so the default mode never stores
+ * A state explored here is one --naive reaches, so the default mode never stores
  * more states than --naive.
  */
 #include <string.h>
@@ -32,6 +36,7 @@
 
 typedef struct {
     uint64_t *wb, *wt;                  /* needed, per line */
+    uint64_t *st;                       /* volatile: a store is next */
     uint64_t *dr, *app;                 /* per controller */
     int all;                            /* every append (pcommit) */
 } Need;
@@ -86,7 +91,7 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
     case LIT_ST: case LIT_ST_WT: case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
     case LIT_ATOM_CAS:
         if (in.space == LIT_PM && in.word >= 0)
-            set(d->wb, h->wline[h->cidx[in.word]]);
+            set(h->vol ? d->st : d->wb, h->wline[h->cidx[in.word]]);
         break;
     case LIT_PCOMMIT:
         d->all = 1;
@@ -108,10 +113,11 @@ int mdl_hw_lazy_events(Model *m, const MdlState *s, const MdlLaunch *L,
     Need d;
     if (L->kernel < 0 || mdl_terminal(m, s))
         return 0;
-    memset(h->need, 0, 2 * (size_t)(h->nlw + h->ncw) * sizeof *h->need);
+    memset(h->need, 0, (3 * (size_t)h->nlw + 2 * h->ncw) * sizeof *h->need);
     d.wb = h->need;
     d.wt = d.wb + h->nlw;
-    d.dr = d.wt + h->nlw;
+    d.st = d.wt + h->nlw;
+    d.dr = d.st + h->nlw;
     d.app = d.dr + h->ncw;
     d.all = 0;
     for (int32_t t = 0; t < L->nthreads; t++) {
@@ -139,6 +145,8 @@ int mdl_hw_lazy_events(Model *m, const MdlState *s, const MdlLaunch *L,
                    (h->vol && (d.all || get(d.app, h->lctl[x])));
         if (keep)
             codes[n++] = ev[i];
+        if (k == HW_EV_WB && get(d.st, x) && n < max)
+            codes[n++] = HW_EV_CODE(HW_EV_WBD, x);
     }
     return n;
 }

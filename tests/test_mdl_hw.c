@@ -200,6 +200,25 @@ static void test_volatile_wpq(void **state)
     check(text, "f=0; x=0|f=0; x=1|f=1; x=0|f=1; x=1", "No");
 }
 
+/* A line may be written back between two stores to it and the older
+   contents persist while later stores to other lines persist too: every
+   x of 0, 1, 2 with every f (durable), and the same through a volatile WPQ
+   (the entry of x = 1 drains before or after f's, or never). */
+static void test_overwritten_line(void **state)
+{
+    static const char *const cfg[2] = {"", "config wpq = volatile\n"};
+    char text[1024];
+    (void)state;
+    for (int v = 0; v < 2; v++) {
+        snprintf(text, sizeof text, HEAD "%spm x = 0\npm f = 0\n"
+                 "kernel k grid 1 block 1 {\n  st x, 1\n  st x, 2\n"
+                 "  st f, 1\n}\n"
+                 "check crash exists (x == 1 && f == 1)\n", cfg[v]);
+        check(text, "f=0; x=0|f=0; x=1|f=0; x=2|f=1; x=0|f=1; x=1|f=1; x=2",
+              "Ok");
+    }
+}
+
 /* pcommit waits for what was queued when it was issued, not for what
    other threads queue before its fence: thread 0 queues x = 1 (clwb;
    sfence), stores x = 2 and issues pcommit; thread 1 then writes x = 2
@@ -544,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_volatile_wpq),
         cmocka_unit_test(test_volatile_wpq_fifo),
         cmocka_unit_test(test_pcommit_issue_point),
+        cmocka_unit_test(test_overwritten_line),
         cmocka_unit_test(test_wt_ack_volatile),
         cmocka_unit_test(test_wt_ack_durable_same),
         cmocka_unit_test(test_wt_ack_same_controller),

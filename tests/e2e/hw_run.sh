@@ -47,7 +47,7 @@ assert_grep "$f wpq" '^Verdict HW+wt+vwpq hw 0 No Ok$' "$T/out"
 f=tests/data/hw/big/HW+ckpt+kr4.litmus
 expect_rc 0 "$GPMC" run "$f" --model hw
 assert_grep "$f statistics" \
-    '^Stats HW+ckpt+kr4 hw states 497462 transitions 910334 crash-points 344355 images 257 recoveries 514 ' \
+    '^Stats HW+ckpt+kr4 hw states 85934 transitions 142566 crash-points 52011 images 257 recoveries 514 ' \
     "$T/out"
 
 # A witness: the steps to the crash point, then its image, in which f's
