@@ -27,8 +27,8 @@
  * event would), so moving it after that step reaches the same state, or
  * one the events of the later state reach: specs/hw.md gives the argument
  * that every naive crash image is an image of some state explored here.
- * A state explored here is one --naive reaches, so the default mode never stores
- * more states than --naive.
+ * A state explored here is one --naive reaches, so the default mode never
+ * stores more states than --naive.
  */
 #include <string.h>
 
