@@ -4,8 +4,9 @@
  *
  * Promises: a Model built from a LitProgram defines the initial state of the
  * main program and of recovery from a crash image; enumerates every
- * successor of a state (thread steps, and in naive mode the model's own
- * nondeterministic events: persists, evictions, drains) together with the
+ * successor of a state (thread steps, and the model's own nondeterministic
+ * events: persists, evictions, drains; all of them in naive mode, under hw
+ * in the default mode the ones a thread's next step needs) together with the
  * runtime errors a step raises; enumerates every crash image a state allows;
  * and reads the observable memory and registers of a state. A state is a
  * canonical vector of 64-bit words (equal vectors = equal states) carrying

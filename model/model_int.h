@@ -117,7 +117,7 @@ struct MdlOps {
                     int64_t *pm);
     /* The model's enabled events, as codes < MDL_STEP_EVENT: in naive mode
        its nondeterministic actions; in the default mode normally none (hw:
-       the completion of a kernel join that waits for requests). */
+       those some thread's next step waits for or would make unobservable). */
     int (*events)(Model *m, const MdlState *s, const MdlLaunch *L,
                   uint32_t *codes, int max);
     int (*event)(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
