@@ -17,7 +17,7 @@ CFLAGS  := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(SAN) \
 LDLIBS  := -lsqlite3 -lm
 DEBS    := libcmocka-dev libsqlite3-dev pkg-config sqlite3
 
-SUBSYS  := litmus model checker results harness
+SUBSYS  := litmus model model/timing checker results harness
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 MAIN    := harness/gpmc.c
 LIBSRCS := $(filter-out $(MAIN),$(SRCS))

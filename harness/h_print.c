@@ -47,7 +47,7 @@ static void witness_block(FILE *f, const ChkViolation *v)
 }
 
 void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
-                    const MdlCosts *costs)
+                    const TmCosts *costs)
 {
     const char *model = lit_model_names[r->model];
     fprintf(f, "Test %s %s\n", p->name, model);
@@ -106,7 +106,7 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
             (long long)r->states, (long long)r->transitions,
             (long long)r->crash_points, (long long)r->crash_images,
             (long long)r->recoveries, (long long)r->peak_kb);
-    if (costs && costs->status == MDL_TIME_OK)
+    if (costs && costs->status == TM_OK)
         fprintf(f, "Cost %s %s cycles %lld nvm-writes %lld nvm-bytes %lld\n",
                 p->name, model, (long long)costs->cycles,
                 (long long)costs->nvm_writes, (long long)costs->nvm_bytes);
@@ -132,7 +132,7 @@ static void jstr(FILE *f, const char *s)
 }
 
 void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
-                  const MdlCosts *costs)
+                  const TmCosts *costs)
 {
     fprintf(f, "{\"test\":");
     jstr(f, p->name);
@@ -197,11 +197,11 @@ void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
             (long long)r->crash_points, (long long)r->crash_images,
             (long long)r->recoveries, r->elapsed_ms, (long long)r->peak_kb);
     fprintf(f, ",\"costs\":");
-    if (costs && costs->status == MDL_TIME_OK) {
+    if (costs && costs->status == TM_OK) {
         fputc('{', f);
-        for (int k = 0; k < MDL_NCOSTS; k++)
-            fprintf(f, "%s\"%s\":%lld", k ? "," : "", mdl_cost_names[k],
-                    (long long)mdl_cost_value(costs, k));
+        for (int k = 0; k < TM_NCOSTS; k++)
+            fprintf(f, "%s\"%s\":%lld", k ? "," : "", tm_cost_names[k],
+                    (long long)tm_cost_value(costs, k));
         fputc('}', f);
     } else {
         fputs("null", f);

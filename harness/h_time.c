@@ -1,8 +1,8 @@
 /*
  * h_time.c — `gpmc time FILE… [--model M[,M…]|all] [-D NAME=V]
  * [--config KEY=V] [--db F]`: one timed run of each file's main program
- * under each model (model.h, mdl_time), printed as one table, a row per
- * file and model, a column per metric (mdl_cost_names). A run that ends in
+ * under each model (model/timing/timing.h, tm_run), printed as one table,
+ * a row per file and model, a column per metric (tm_cost_names). A run that ends in
  * a runtime error or at the step bound prints its row (costs up to there)
  * and an `error:` line under it. Exit 0 when every run finished, 1 when
  * one did not, 2 on input errors (the other files still run), 3 when gpmc
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "harness/harness.h"
-#include "model/model.h"
+#include "model/timing/timing.h"
 
 static const char *time_help =
     "usage: gpmc time FILE... [--model M[,M...]|all] [-D NAME=V] "
@@ -25,7 +25,7 @@ static const char *time_help =
 typedef struct {
     char *name;
     int model;
-    MdlCosts c;
+    TmCosts c;
 } Row;
 
 static int digits(int64_t v)
@@ -40,9 +40,9 @@ static int digits(int64_t v)
 
 static void print_table(const Row *rows, int n)
 {
-    int wname = 4, wmodel = 5, w[MDL_NCOSTS];
-    for (int k = 0; k < MDL_NCOSTS; k++)
-        w[k] = (int)strlen(mdl_cost_names[k]);
+    int wname = 4, wmodel = 5, w[TM_NCOSTS];
+    for (int k = 0; k < TM_NCOSTS; k++)
+        w[k] = (int)strlen(tm_cost_names[k]);
     for (int i = 0; i < n; i++) {
         int l = (int)strlen(rows[i].name);
         int lm = (int)strlen(lit_model_names[rows[i].model]);
@@ -50,22 +50,22 @@ static void print_table(const Row *rows, int n)
             wname = l;
         if (lm > wmodel)
             wmodel = lm;
-        for (int k = 0; k < MDL_NCOSTS; k++)
-            if (digits(mdl_cost_value(&rows[i].c, k)) > w[k])
-                w[k] = digits(mdl_cost_value(&rows[i].c, k));
+        for (int k = 0; k < TM_NCOSTS; k++)
+            if (digits(tm_cost_value(&rows[i].c, k)) > w[k])
+                w[k] = digits(tm_cost_value(&rows[i].c, k));
     }
     printf("%-*s  %-*s", wname, "test", wmodel, "model");
-    for (int k = 0; k < MDL_NCOSTS; k++)
-        printf("  %*s", w[k], mdl_cost_names[k]);
+    for (int k = 0; k < TM_NCOSTS; k++)
+        printf("  %*s", w[k], tm_cost_names[k]);
     printf("\n");
     for (int i = 0; i < n; i++) {
         printf("%-*s  %-*s", wname, rows[i].name, wmodel,
                lit_model_names[rows[i].model]);
-        for (int k = 0; k < MDL_NCOSTS; k++)
+        for (int k = 0; k < TM_NCOSTS; k++)
             printf("  %*lld", w[k],
-                   (long long)mdl_cost_value(&rows[i].c, k));
+                   (long long)tm_cost_value(&rows[i].c, k));
         printf("\n");
-        if (rows[i].c.status != MDL_TIME_OK)
+        if (rows[i].c.status != TM_OK)
             printf("  error: %s\n", rows[i].c.error);
     }
 }
@@ -128,7 +128,7 @@ int h_cmd_time(int argc, char **argv)
         for (int k = 0; k < o.nmodels; k++) {
             Row *row = &rows[nrows];
             char err[256];
-            if (mdl_time(f.p, o.models[k], 0, &row->c, err, sizeof err)) {
+            if (tm_run(f.p, o.models[k], 0, &row->c, err, sizeof err)) {
                 fprintf(stderr, "gpmc: internal error: %s: %s\n",
                         o.files[i], err);
                 status = H_INTERNAL;
@@ -144,7 +144,7 @@ int h_cmd_time(int argc, char **argv)
             nrows++;
             if (db && h_store_costs(&f, &o, o.models[k], &row->c, db, run_id))
                 status = H_INTERNAL;
-            if (row->c.status != MDL_TIME_OK && status == H_OK)
+            if (row->c.status != TM_OK && status == H_OK)
                 status = H_FAIL;
         }
         h_file_free(&f);

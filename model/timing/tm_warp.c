@@ -1,5 +1,5 @@
 /*
- * mdl_time_warp.c — warps: which threads issue together, when, and what
+ * tm_warp.c — warps: which threads issue together, when, and what
  * their instruction sends into the hierarchy.
  *
  * SIMT. A warp issues at most one instruction per cycle, and an SM at most
@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "model/mdl_time_int.h"
+#include "model/timing/timing_int.h"
 
 void tm_wake(Tm *t, int32_t wi, Tick at)
 {
@@ -81,7 +81,7 @@ void tm_warp_req_done(Tm *t, const TmReq *r)
 
 static uint32_t pc_of(const Tm *t, int32_t slot)
 {
-    return TH_PC(t->s.w[t->L->thr_off + (uint32_t)slot * t->L->thr_stride]);
+    return mdl_thread_pc(t->m, &t->s, slot);
 }
 
 /* Fills t->grp; returns its size (0: nothing can issue). */
@@ -94,7 +94,7 @@ static int32_t pick_group(Tm *t, const TmWarp *w)
         uint64_t key;
         if (th->coll || th->inpb || !mdl_thread_ready(t->m, &t->s, i))
             continue;
-        key = (uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L->body[i];
+        key = (uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L.body[i];
         if (best < 0 || key < bkey) {
             best = i;
             bkey = key;
@@ -106,12 +106,12 @@ static int32_t pick_group(Tm *t, const TmWarp *w)
     if (best < 0)
         return 0;
     if (old >= 0)
-        bkey = (uint64_t)pc_of(t, old) << 32 | (uint32_t)t->L->body[old];
+        bkey = (uint64_t)pc_of(t, old) << 32 | (uint32_t)t->L.body[old];
     for (int32_t i = w->first; i < w->first + w->n; i++) {
         const TmThread *th = &t->thr[i];
         if (th->coll || th->inpb || !mdl_thread_ready(t->m, &t->s, i))
             continue;
-        if (((uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L->body[i]) == bkey)
+        if (((uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L.body[i]) == bkey)
             t->grp[n++] = i;
     }
     return n;
@@ -190,8 +190,7 @@ static int32_t coalesce(Tm *t, int32_t n)
             if (t->lines[2 * j] == key)
                 break;
         if (j == nl) {
-            tm_grow(t, (void **)&t->lines, &t->caplines, 2 * nl + 2,
-                    sizeof *t->lines);
+            TM_GROW(t, t->lines, t->caplines, (size_t)(2 * nl + 2));
             t->lines[2 * nl] = key;
             t->lines[2 * nl + 1] = 0;
             nl++;
@@ -212,15 +211,18 @@ static int32_t key_line(int32_t key)
 }
 
 /* Loads, stores and atomics. Strict writes every PM store through and
-   fences it; a flagged write is acknowledged once persistent when the WPQ
-   is volatile (the reference implementations of the abstract models). */
+   fences it. A PM write-through is acknowledged once written to NVM with
+   wt_ack = nvm (DESIGN section 4), and so are the strict reference's
+   writes when the WPQ is volatile (that is when they are persistent). */
 static void mem_issue(Tm *t, int32_t wi, const LitInstr *in, int32_t n)
 {
     TmWarp *w = &t->w[wi];
     int op = in->op, space = t->acc[0].space;
     int atom = op >= LIT_ATOM_ADD, rd = writes_rd(op) ? in->rd : -1;
     int strict = t->kind == LIT_STRICT && space == LIT_PM && op != LIT_LD;
-    unsigned persist = t->kind != LIT_HW && t->volatile_wpq ? F_PERSIST : 0;
+    unsigned wt_ack = space == LIT_PM &&
+                      (t->wt_ack_nvm || (strict && t->volatile_wpq))
+                          ? F_ACKNVM : 0;
     Tick start = t->now;
     int32_t nl;
     if (space == LIT_SHARED) {
@@ -258,11 +260,11 @@ static void mem_issue(Tm *t, int32_t wi, const LitInstr *in, int32_t n)
         tm_l1_inval(t, w->sm, space, line);
         if (atom)
             tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
-                        F_WRITE | (strict ? F_THROUGH | persist : 0), 8,
+                        F_WRITE | (strict ? F_THROUGH | wt_ack : 0), 8,
                         start);
         else if (strict || op == LIT_ST_WT)
             tm_mem_send(t, RQ_WT, space, line, w->sm, wi, -1, -1,
-                        F_WRITE | (strict ? persist : 0), bytes, start);
+                        F_WRITE | wt_ack, bytes, start);
         else
             tm_mem_send(t, RQ_STORE, space, line, w->sm, wi, -1, -1, F_WRITE,
                         bytes, start);
@@ -327,7 +329,7 @@ static void bar_scan(Tm *t, int32_t first, int32_t n, int kind)
             continue;
         th->mwait = 0;
         if (kind == 1)
-            t->cta_bar[t->L->cta[i]]--;
+            t->cta_bar[t->L.cta[i]]--;
         else
             t->grid_wait--;
         tm_wake(t, th->warp, t->now + 1);
@@ -361,7 +363,7 @@ static void after_step(Tm *t, int32_t wi, int op, int32_t n)
         return;
     }
     if (scan && t->cta_bar[w->cta])
-        bar_scan(t, t->L->cta_first[w->cta], t->L->cta_count[w->cta], 1);
+        bar_scan(t, t->L.cta_first[w->cta], t->L.cta_count[w->cta], 1);
     if (scan && t->grid_wait)
         bar_scan(t, 0, t->nthr, 2);
 }
@@ -386,7 +388,7 @@ static void issue(Tm *t, int32_t wi)
         tm_warp_idle(t, w, idle_cause(t, w), t->now);
         return;
     }
-    in = &t->k->bodies[t->L->body[t->grp[0]]].code[pc_of(t, t->grp[0])];
+    in = &t->k->bodies[t->L.body[t->grp[0]]].code[pc_of(t, t->grp[0])];
     if (scoreboard(t, wi, in))
         return;
     tm_cause(t, w, C_NONE, t->now);
@@ -396,13 +398,13 @@ static void issue(Tm *t, int32_t wi)
         int r = mdl_step(t->m, &t->s, (uint32_t)t->grp[i], &t->acc[i], &e);
         t->steps++;
         if (r > 0) {
-            tm_error(t, MDL_TIME_ERROR, "%s: %s (thread %d, line %d)",
+            tm_error(t, TM_ERROR, "%s: %s (thread %d, line %d)",
                      mdl_err_names[e.kind], e.msg, (int)e.gtid, (int)e.line);
             return;
         }
         if (r < 0) {
-            tm_error(t, MDL_TIME_ERROR, "internal: thread %d cannot step",
-                     (int)t->L->gtid[t->grp[i]]);
+            tm_error(t, TM_ERROR, "internal: thread %d cannot step",
+                     (int)t->L.gtid[t->grp[i]]);
             return;
         }
     }

@@ -19,14 +19,14 @@
  * port (2 per control flit) is done.
  */
 #include "tests/check_util.h"
-#include "model/model.h"
+#include "model/timing/timing.h"
 
-static MdlCosts timed(const char *text, int model)
+static TmCosts timed(const char *text, int model)
 {
     LitProgram *p = cu_parse(text);
-    MdlCosts c;
+    TmCosts c;
     char err[256];
-    assert_int_equal(mdl_time(p, model, 0, &c, err, sizeof err), 0);
+    assert_int_equal(tm_run(p, model, 0, &c, err, sizeof err), 0);
     lit_program_free(p);
     return c;
 }
@@ -43,10 +43,10 @@ static const char *lone =
    for the fence until 128: 127 fence cycles; one 8-byte NVM write. */
 static void test_lone_store(void **state)
 {
-    MdlCosts c;
+    TmCosts c;
     (void)state;
     c = timed(lone, LIT_HW);
-    assert_int_equal(c.status, MDL_TIME_OK);
+    assert_int_equal(c.status, TM_OK);
     assert_int_equal(c.cycles, 110);
     assert_int_equal(c.stall_fence + c.stall_pbar + c.stall_bar +
                      c.stall_mem, 0);
@@ -78,7 +78,7 @@ static void test_store_clwb_sfence(void **state)
                        "  st x, 1\n  clwb x\n  sfence\n}\n";
     (void)state;
     for (int m = LIT_EPOCH; m <= LIT_HW; m++) {
-        MdlCosts c = timed(text, m);
+        TmCosts c = timed(text, m);
         assert_int_equal(c.cycles, 130);
         assert_int_equal(c.stall_fence, 127);
         assert_int_equal(c.l2_writebacks, 1);
@@ -101,7 +101,7 @@ static void test_store_clwb_sfence(void **state)
    second sfence (at 129) waits until 992: 862 cycles. Total 992. */
 static void test_volatile_pcommit(void **state)
 {
-    MdlCosts c = timed("test pc\nconfig wpq = volatile\npm x = 0\n"
+    TmCosts c = timed("test pc\nconfig wpq = volatile\npm x = 0\n"
                        "kernel k grid 1 block 1 {\n"
                        "  st.wt x, 1\n  sfence\n  pcommit\n  sfence\n}\n",
                        LIT_HW);
@@ -122,7 +122,7 @@ static void test_volatile_pcommit(void **state)
    The sfence at 2 waits until 992: 989 cycles. */
 static void test_wpq_backpressure(void **state)
 {
-    MdlCosts c = timed("test bp\nconfig wpq_entries = 1\nconfig nvm_banks = 1\n"
+    TmCosts c = timed("test bp\nconfig wpq_entries = 1\nconfig nvm_banks = 1\n"
                        "config controllers = 1\npm x = 0\npm y = 0\n"
                        "kernel k grid 1 block 1 {\n"
                        "  st.wt x, 1\n  st.wt y, 2\n  sfence\n}\n", LIT_HW);
@@ -146,7 +146,7 @@ static void test_wpq_backpressure(void **state)
    stall. 32 dirty lines at the end. */
 static void test_coalescing(void **state)
 {
-    MdlCosts c = timed("test co\nconfig line_bytes = 256\npm a[32] = 0\n"
+    TmCosts c = timed("test co\nconfig line_bytes = 256\npm a[32] = 0\n"
                        "kernel k grid 1 block 32 {\n  st a[%tid], 1\n}\n",
                        LIT_HW);
     (void)state;
@@ -192,7 +192,7 @@ static void test_collective_barrier(void **state)
         "kernel k grid 1 block 2 warp 1 {\n"
         "  thread 0 {\n    st x, 1\n    pbar.wg\n  }\n"
         "  thread 1 {\n    st y, 1\n    pbar.wg\n  }\n}\n";
-    MdlCosts c;
+    TmCosts c;
     (void)state;
     c = timed(text, LIT_SCOPED);
     assert_int_equal(c.cycles, 132);
@@ -232,7 +232,7 @@ static void test_psync_waits_for_background(void **state)
 {
     const char *text = "test ps\npm x = 0\nkernel k grid 1 block 1 {\n"
                        "  st x, 1\n  pbar\n  psync\n}\n";
-    MdlCosts c;
+    TmCosts c;
     (void)state;
     c = timed(text, LIT_BEPOCH);
     assert_int_equal(c.cycles, 130);
@@ -255,7 +255,7 @@ static void test_psync_waits_for_background(void **state)
    load hits L1 (LSU 421, ready 441); its add waits 422..441. 442 cycles. */
 static void test_load_use(void **state)
 {
-    MdlCosts c = timed("test ld\ndram d[2] = 3\nkernel k grid 1 block 1 {\n"
+    TmCosts c = timed("test ld\ndram d[2] = 3\nkernel k grid 1 block 1 {\n"
                        "  ld r0, d[0]\n  add r1, r0, 1\n"
                        "  ld r2, d[1]\n  add r3, r2, 1\n}\n", LIT_HW);
     (void)state;
@@ -269,7 +269,7 @@ static void test_load_use(void **state)
    10: it could issue at 1 and is woken at 11: 10 bar.sync cycles. */
 static void test_bar_sync_stall(void **state)
 {
-    MdlCosts c = timed("test bar\nkernel k grid 1 block 2 warp 1 {\n"
+    TmCosts c = timed("test bar\nkernel k grid 1 block 2 warp 1 {\n"
                        "  thread 0 {\n    nop\n    nop\n    nop\n    nop\n"
                        "    nop\n    nop\n    nop\n    nop\n    nop\n    nop\n"
                        "    bar.sync\n  }\n"
@@ -283,13 +283,13 @@ static void test_bar_sync_stall(void **state)
 /* Errors end the run with a result, never a failure of mdl_time. */
 static void test_errors(void **state)
 {
-    MdlCosts c;
+    TmCosts c;
     LitProgram *p;
     char err[256];
     (void)state;
     c = timed("test err\npm x = 0\nkernel k grid 1 block 2 {\n  st x, 1\n"
               "  ld r0, x\n  assert r0 == 2\n}\n", LIT_EPOCH);
-    assert_int_equal(c.status, MDL_TIME_ERROR);
+    assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "assert: assertion failed (1 == 2) "
                                  "(thread 0, line 6)");
     /* pbar.wg is collective under scoped, not under strict's engine: the
@@ -297,23 +297,23 @@ static void test_errors(void **state)
     c = timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
               "  thread 0 {\n    pbar.wg\n  }\n"
               "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_SCOPED);
-    assert_int_equal(c.status, MDL_TIME_ERROR);
+    assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
                         "CTA 0 of k: thread 0 waits at pbar.wg, thread 1 at "
                         "bar.sync");
     c = timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
               "  thread 0 {\n    pbar.wg\n  }\n"
               "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_EPOCH);
-    assert_int_equal(c.status, MDL_TIME_OK);
+    assert_int_equal(c.status, TM_OK);
     c = timed("test dl\nkernel k grid 1 block 2 {\n  thread 0 {\n"
               "    bar.sync\n  }\n  thread 1 {\n    grid.sync\n  }\n}\n",
               LIT_HW);
-    assert_int_equal(c.status, MDL_TIME_ERROR);
+    assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
                         "CTA 0 of k: thread 0 waits at bar.sync, thread 1 at "
                         "grid.sync");
     p = cu_parse(lone);
-    assert_int_not_equal(mdl_time(p, LIT_NMODELS, 0, &c, err, sizeof err), 0);
+    assert_int_not_equal(tm_run(p, LIT_NMODELS, 0, &c, err, sizeof err), 0);
     assert_string_equal(err, "unknown model 6");
     lit_program_free(p);
 }
@@ -326,7 +326,7 @@ static void test_more_stores_more_cycles(void **state)
     (void)state;
     for (int n = 1; n <= 16; n *= 2) {
         char text[256];
-        MdlCosts c;
+        TmCosts c;
         snprintf(text, sizeof text,
                  "test mono\nparam N = %d\npm a[16*N] = 0\n"
                  "kernel k grid 1 block 1 {\n  mov r0, 0\nL:\n"
@@ -353,24 +353,24 @@ static void test_deterministic(void **state)
         "  pcommit\n  sfence\n}\n";
     (void)state;
     for (int m = 0; m < LIT_NMODELS; m++) {
-        MdlCosts a = timed(text, m), b = timed(text, m);
-        assert_int_equal(a.status, MDL_TIME_OK);
+        TmCosts a = timed(text, m), b = timed(text, m);
+        assert_int_equal(a.status, TM_OK);
         assert_memory_equal(&a, &b, sizeof a);
         assert_true(a.cycles > 0);
     }
 }
 
-/* A loop that never ends stops at the step bound with MDL_TIME_LIMIT:
+/* A loop that never ends stops at the step bound with TM_LIMIT:
    the thread's 100th step is the last one allowed. */
 static void test_step_limit(void **state)
 {
     LitProgram *p = cu_parse("test spin\npm f = 0\nkernel k grid 1 block 1 {\n"
                              "L:\n  ld r0, f\n  beq r0, 0, L\n}\n");
-    MdlCosts c;
+    TmCosts c;
     char err[256];
     (void)state;
-    assert_int_equal(mdl_time(p, LIT_EPOCH, 100, &c, err, sizeof err), 0);
-    assert_int_equal(c.status, MDL_TIME_LIMIT);
+    assert_int_equal(tm_run(p, LIT_EPOCH, 100, &c, err, sizeof err), 0);
+    assert_int_equal(c.status, TM_LIMIT);
     assert_string_equal(c.error, "limit: more than 100 thread steps (a loop "
                                  "that never ends?)");
     lit_program_free(p);
@@ -378,19 +378,19 @@ static void test_step_limit(void **state)
 
 static void test_metric_names(void **state)
 {
-    MdlCosts c;
+    TmCosts c;
     (void)state;
     memset(&c, 0, sizeof c);
     c.cycles = 1;
     c.nvm_writes = 6;
     c.instructions = 11;
-    assert_string_equal(mdl_cost_names[0], "cycles");
-    assert_string_equal(mdl_cost_names[5], "nvm_writes");
-    assert_string_equal(mdl_cost_names[MDL_NCOSTS - 1], "instructions");
-    assert_int_equal(mdl_cost_value(&c, 0), 1);
-    assert_int_equal(mdl_cost_value(&c, 5), 6);
-    assert_int_equal(mdl_cost_value(&c, MDL_NCOSTS - 1), 11);
-    assert_int_equal(mdl_cost_value(&c, MDL_NCOSTS), 0);
+    assert_string_equal(tm_cost_names[0], "cycles");
+    assert_string_equal(tm_cost_names[5], "nvm_writes");
+    assert_string_equal(tm_cost_names[TM_NCOSTS - 1], "instructions");
+    assert_int_equal(tm_cost_value(&c, 0), 1);
+    assert_int_equal(tm_cost_value(&c, 5), 6);
+    assert_int_equal(tm_cost_value(&c, TM_NCOSTS - 1), 11);
+    assert_int_equal(tm_cost_value(&c, TM_NCOSTS), 0);
 }
 
 int main(void)
