@@ -1,22 +1,29 @@
 /*
- * test_mdl_time.c — the timing model (model.h "timing", specs/timing.md):
- * cycle counts derived by hand from the parameters, stall attribution,
- * NVM write counts, errors, monotonicity and determinism.
+ * test_tm_run.c — the timing layer as a whole (model/timing/timing.h,
+ * specs/timing.md): cycle counts derived by hand from the parameters, stall
+ * attribution, NVM write counts, errors, monotonicity and determinism. The
+ * controller's scheduling has its own tests (test_tm_mc.c), and so has CTA
+ * occupancy (test_tm_cta.c).
  *
  * Constants with the default configuration (core 1.8 GHz, icnt 1.4 GHz,
- * mem 1.2 GHz, NVM 160/480 ns, DRAM 160 ns, 128-byte lines):
+ * mem 1.2 GHz, NVM 160/480 ns, DRAM 160/160 ns, 128-byte lines, 32-byte
+ * bus, row hit 15 ns):
  *   crossbar traversal  ceil(32 * 1.8/1.4)      = 42
  *   port occupancy      ceil(flits * 1.8/1.4): 1 flit 2, 2 flits 3,
  *                       5 flits (a 128-byte line) 7, 9 flits (256 bytes) 12
  *   L2 tag port         1, L2 latency 20
- *   controller          front end 2 (1 mem cycle), latency 18 (12 mem cycles)
- *   NVM write 864, NVM read 288, DRAM read 288; L1 hit 20
+ *   controller          front end 2 (1 mem cycle), latency 18 (12 mem
+ *                       cycles), one command per 2 cycles
+ *   bank                burst 6 (4 mem cycles), CAS 27, activate 288 - 27
+ *                       - 6 = 255, dirty row write-back 864 (NVM), 288
+ *                       (DRAM); L1 hit 20
  * A request issued at t takes the LSU at t and leaves at t + 1; it reaches
  * its partition port at +42, the L2 tag port when the port is done, L2 is
  * done 20 after the tag port; a write-through or writeback goes to the
- * controller at once and is accepted in the WPQ at front end + 18; an
- * acknowledgement reaches the SM port 42 later and completes when the SM
- * port (2 per control flit) is done.
+ * controller at once and arrives in its queues 18 after the front end
+ * takes it. A write to a closed row of an idle bank is in NVM 255 + 27 + 6
+ * = 288 later. An acknowledgement reaches the SM port 42 later and
+ * completes when the SM port (2 per control flit) is done.
  */
 #include "tests/check_util.h"
 #include "model/timing/timing.h"
@@ -39,8 +46,10 @@ static const char *lone =
    The join waits for it: 110 cycles. Nothing reaches NVM during the run;
    the dirty line is the one end writeback (128 bytes).
    Under strict the store is written through and fenced: L2 done 66,
-   controller 66..68, accepted 84, ack 126..128; the warp, free at 1, waits
-   for the fence until 128: 127 fence cycles; one 8-byte NVM write. */
+   controller 66..68, in the WPQ at 84; with wt_ack = nvm it is
+   acknowledged once written: row 0 of bank 0 opens 84..339, CAS to 366,
+   burst to 372; ack 414..416. The warp, free at 1, waits for the fence
+   until 416: 415 fence cycles; one 8-byte NVM write. */
 static void test_lone_store(void **state)
 {
     TmCosts c;
@@ -57,8 +66,8 @@ static void test_lone_store(void **state)
     assert_int_equal(c.wpq_peak, 0);
     assert_int_equal(c.instructions, 1);
     c = timed(lone, LIT_STRICT);
-    assert_int_equal(c.cycles, 128);
-    assert_int_equal(c.stall_fence, 127);
+    assert_int_equal(c.cycles, 416);
+    assert_int_equal(c.stall_fence, 415);
     assert_int_equal(c.nvm_writes, 1);
     assert_int_equal(c.nvm_bytes, 8);
     assert_int_equal(c.end_writebacks, 0);
@@ -68,10 +77,11 @@ static void test_lone_store(void **state)
 /* st; clwb; sfence under hw. The store as above (ack 110). clwb at 1: LSU
    1, leaves 2, port arrival 44 but busy until 46: 46..48, tag port free at
    47: 48, L2 done 68, the line is dirty: written back, controller 68..70,
-   accepted 86, ack arrives 128, SM port free (110): 128..130. sfence at 2
-   waits until 130: 130 - 3 = 127 fence cycles. One writeback, one NVM line
-   write (drained at 86 + 864 = 950, after the run), nothing dirty at the
-   end. Every model runs the program's own instructions the same way. */
+   accepted 86 (a writeback is acknowledged by the WPQ), ack arrives 128,
+   SM port free (110): 128..130. sfence at 2 waits until 130: 130 - 3 = 127
+   fence cycles. One writeback, one NVM line write (in NVM at 86 + 288 =
+   374, after the run), nothing dirty at the end. Every model runs the
+   program's own instructions the same way. */
 static void test_store_clwb_sfence(void **state)
 {
     const char *text = "test clwb\npm x = 0\nkernel k grid 1 block 1 {\n"
@@ -90,48 +100,38 @@ static void test_store_clwb_sfence(void **state)
     }
 }
 
-/* st.wt; sfence; pcommit; sfence with a volatile WPQ. The write-through:
-   L2 done 66, controller 66..68, accepted 84 (its NVM write ends at 948),
-   ack 126..128. The first sfence (at 1) waits until 128: 126 cycles.
-   pcommit at 128 leaves at 129 toward all 8 controllers, each through
-   partition c: port 171..173, tag 173, L2 done 193, controller 193..195,
-   there at 211. Controllers 1-7 have nothing queued and answer: acks reach
-   the SM at 253 and take its port one after another, 253..267. Controller
-   0 answers when its entry is written, 948: ack at 990, port 990..992. The
-   second sfence (at 129) waits until 992: 862 cycles. Total 992. */
+/* st.wt; sfence; pcommit; sfence with a volatile WPQ and wt_ack = wpq. The
+   write-through: L2 done 66, controller 66..68, accepted 84 (in NVM at
+   84 + 288 = 372), ack 126..128. The first sfence (at 1, the warp free
+   at 2) waits until 128: 126 cycles. pcommit at 128 leaves at 129 toward all 8 controllers, each
+   through partition c: port 171..173, tag 173, L2 done 193, controller
+   193..195, there at 211. Controllers 1-7 have nothing queued and answer:
+   acks reach the SM at 253 and take its port one after another, 253..267.
+   Controller 0 answers when its write is in NVM, 372: ack at 414, port
+   414..416. The second sfence (at 129) waits 130..416: 286 cycles. Total
+   416. With wt_ack = nvm the write-through itself is acknowledged at 372
+   (port 414..416), and pcommit at 416 finds every controller empty: acks
+   at 541, the last done at 557; fences 2..416 and 418..557. */
 static void test_volatile_pcommit(void **state)
 {
-    TmCosts c = timed("test pc\nconfig wpq = volatile\npm x = 0\n"
-                       "kernel k grid 1 block 1 {\n"
-                       "  st.wt x, 1\n  sfence\n  pcommit\n  sfence\n}\n",
-                       LIT_HW);
+    const char *body = "pm x = 0\nkernel k grid 1 block 1 {\n"
+                       "  st.wt x, 1\n  sfence\n  pcommit\n  sfence\n}\n";
+    char text[256];
+    TmCosts c;
     (void)state;
-    assert_int_equal(c.cycles, 992);
-    assert_int_equal(c.stall_fence, 126 + 862);
+    snprintf(text, sizeof text, "test pc\nconfig wpq = volatile\n"
+             "config wt_ack = wpq\n%s", body);
+    c = timed(text, LIT_HW);
+    assert_int_equal(c.cycles, 416);
+    assert_int_equal(c.stall_fence, 126 + 286);
     assert_int_equal(c.nvm_writes, 1);
     assert_int_equal(c.nvm_bytes, 8);
     assert_int_equal(c.l2_writebacks, 0);
     assert_int_equal(c.instructions, 4);
-}
-
-/* wpq_entries = 1, nvm_banks = 1, controllers = 1: two write-throughs to
-   lines 0 and 1 (partitions 0 and 1, both on controller 0). x: accepted
-   84, written 84..948, ack 126..128. y: L2 done 67, front end busy until
-   68: 68..70, there at 88, the WPQ is full: it waits (back-pressure) until
-   x drains at 948, is accepted then and written 948..1812; its ack 990..992.
-   The sfence at 2 waits until 992: 989 cycles. */
-static void test_wpq_backpressure(void **state)
-{
-    TmCosts c = timed("test bp\nconfig wpq_entries = 1\nconfig nvm_banks = 1\n"
-                       "config controllers = 1\npm x = 0\npm y = 0\n"
-                       "kernel k grid 1 block 1 {\n"
-                       "  st.wt x, 1\n  st.wt y, 2\n  sfence\n}\n", LIT_HW);
-    (void)state;
-    assert_int_equal(c.cycles, 992);
-    assert_int_equal(c.stall_fence, 989);
-    assert_int_equal(c.wpq_peak, 1);
-    assert_int_equal(c.nvm_writes, 2);
-    assert_int_equal(c.nvm_bytes, 16);
+    snprintf(text, sizeof text, "test pc\nconfig wpq = volatile\n%s", body);
+    c = timed(text, LIT_HW);
+    assert_int_equal(c.cycles, 557);
+    assert_int_equal(c.stall_fence, 414 + 139);
 }
 
 /* 32 threads of one warp store 32 words. With 256-byte lines they fill one
@@ -180,11 +180,13 @@ static void test_coalescing(void **state)
    waits for its store (110, 112), the release at 112 flushes x (LSU 112,
    accepted 195, ack 237..239) and y (LSU 113, accepted 196, ack 238, port
    239..241), then drains every WPQ (LSU 241, at the controllers 324:
-   controllers 2-7 answer at once; x finishes its NVM write at 195 + 864 =
-   1059, y at 1060; acks 1101..1103 and 1102 -> 1103..1105): 1105 cycles,
-   (1105 - 2) + (1105 - 3) = 2205. strict: both stores written through and
-   fenced (warp 0 until 128, warp 1 until 130), pbar.wg costs its issue
-   cycle: 131 cycles. */
+   controllers 2-7 answer at once; x is in NVM at 195 + 288 = 483, y at
+   484; acks 525..527 and 526 -> 527..529): 529 cycles, (529 - 2) +
+   (529 - 3) = 1053. strict: both stores written through and fenced, each
+   acknowledged once in NVM (wt_ack = nvm): x at 84 + 288 = 372, ack
+   414..416; y (controller 1, there at 85) at 373, ack 415 -> 416..418;
+   warp 0 waits 1..416, warp 1 2..418; pbar.wg costs its issue cycle:
+   419 cycles. */
 static void test_collective_barrier(void **state)
 {
     const char *text =
@@ -208,11 +210,11 @@ static void test_collective_barrier(void **state)
     assert_int_equal(c.l2_writebacks, 2);
     assert_int_equal(c.nvm_writes, 2);
     c = timed(text, LIT_HW);
-    assert_int_equal(c.cycles, 1105);
-    assert_int_equal(c.stall_pbar, 2205);
+    assert_int_equal(c.cycles, 529);
+    assert_int_equal(c.stall_pbar, 1053);
     c = timed(text, LIT_STRICT);
-    assert_int_equal(c.cycles, 131);
-    assert_int_equal(c.stall_fence, 127 + 128);
+    assert_int_equal(c.cycles, 419);
+    assert_int_equal(c.stall_fence, 415 + 416);
     assert_int_equal(c.stall_pbar, 0);
 }
 
@@ -223,11 +225,11 @@ static void test_collective_barrier(void **state)
    bscoped likewise. epoch: pbar waits for the writeback itself (until
    130: 128 cycles), psync then has nothing to do: 131 cycles. hw: pbar
    first waits for the store (110), writes x back (LSU 110, accepted 193,
-   ack 235..237), drains (LSU 237, controllers at 320; x is written at
-   193 + 864 = 1057, its ack 1099..1101); psync = pbar again: nothing to
-   wait for or write back, a drain (LSU 1101, controllers at 1184, all
-   empty, 8 acks at 1226, served 2 cycles each until 1242). Stall
-   (1101 - 2) + (1242 - 1102) = 1239. */
+   ack 235..237), drains (LSU 237, controllers at 320; x is in NVM at
+   193 + 288 = 481, its ack 523..525); psync = pbar again: nothing to
+   wait for or write back, a drain (LSU 525, controllers at 608, all
+   empty, 8 acks at 650, served 2 cycles each until 666). Stall
+   (525 - 2) + (666 - 526) = 663. */
 static void test_psync_waits_for_background(void **state)
 {
     const char *text = "test ps\npm x = 0\nkernel k grid 1 block 1 {\n"
@@ -244,8 +246,8 @@ static void test_psync_waits_for_background(void **state)
     assert_int_equal(c.cycles, 131);
     assert_int_equal(c.stall_pbar, 128);
     c = timed(text, LIT_HW);
-    assert_int_equal(c.cycles, 1242);
-    assert_int_equal(c.stall_pbar, 1239);
+    assert_int_equal(c.cycles, 666);
+    assert_int_equal(c.stall_pbar, 663);
 }
 
 /* A DRAM load and its use. ld at 0: L1 miss, LSU 0, port 43..45, tag 45,
@@ -399,7 +401,6 @@ int main(void)
         cmocka_unit_test(test_lone_store),
         cmocka_unit_test(test_store_clwb_sfence),
         cmocka_unit_test(test_volatile_pcommit),
-        cmocka_unit_test(test_wpq_backpressure),
         cmocka_unit_test(test_coalescing),
         cmocka_unit_test(test_collective_barrier),
         cmocka_unit_test(test_psync_waits_for_background),

@@ -159,10 +159,10 @@ int tm_cta_launch(Tm *t, Tick at)
     op = cooperative(t);
     if (op >= 0 && t->ncta > (int64_t)t->cta_cap * t->nsm) {
         tm_error(t, TM_ERROR, "occupancy: %s uses %s, so its %d CTAs must "
-                 "be resident at once, but %d SMs hold %d CTAs of it",
-                 t->k->name, op == LIT_GRID_SYNC ? "grid.sync" : "pbar.kr",
-                 (int)t->ncta,
-                 (int)t->nsm, (int)(t->cta_cap * t->nsm));
+                 "be resident at once, but at most %d fit (%d per SM on "
+                 "sms = %d)", t->k->name,
+                 op == LIT_GRID_SYNC ? "grid.sync" : "pbar.kr", (int)t->ncta,
+                 (int)(t->cta_cap * t->nsm), (int)t->cta_cap, (int)t->nsm);
         return 1;
     }
     build(t, at);
