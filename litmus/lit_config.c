@@ -62,15 +62,11 @@ static const struct {
         double val;
     } set[MAX_PRESET_KEYS];
 } presets[MAX_WORDS] = {
-    {0, {{0, 0}}},
-    {9, {{LIT_CFG_SMS, 8}, {LIT_CFG_CORE_GHZ, 1}, {LIT_CFG_LINE_BYTES, 64},
-         {LIT_CFG_L1_KB, 16}, {LIT_CFG_L2_KB, 512}, {LIT_CFG_CTA_PER_SM, 40},
-         {LIT_CFG_THREADS_PER_SM, 2560}, {LIT_CFG_NVM_READ_NS, 100},
-         {LIT_CFG_NVM_WRITE_NS, 300}}},
-    {8, {{LIT_CFG_NVM_READ_NS, 305}, {LIT_CFG_NVM_WRITE_NS, 94},
-         {LIT_CFG_CONTROLLERS, 6}, {LIT_CFG_ROW_BYTES, 256},
-         {LIT_CFG_SMS, 80}, {LIT_CFG_L2_KB, 6144}, {LIT_CFG_L1_KB, 128},
-         {LIT_CFG_BUS_BYTES, 16}}},
+    {1, {{LIT_CFG_WPQ, 1}}},
+    {1, {{LIT_CFG_WT_ACK, 1}}},
+    {6, {{LIT_CFG_WT_ACK, 1}, {LIT_CFG_CONTROLLERS, 6},
+         {LIT_CFG_ROW_BYTES, 256}, {LIT_CFG_NVM_READ_NS, 305},
+         {LIT_CFG_NVM_WRITE_NS, 1780}, {LIT_CFG_DRAM_READ_NS, 81}}},
 };
 
 void lit_config_defaults(LitConfig *c)

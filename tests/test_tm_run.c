@@ -21,8 +21,10 @@
  * its partition port at +42, the L2 tag port when the port is done, L2 is
  * done 20 after the tag port; a write-through or writeback goes to the
  * controller at once and arrives in its queues 18 after the front end
- * takes it. A write to a closed row of an idle bank is in NVM 255 + 27 + 6
- * = 288 later. An acknowledgement reaches the SM port 42 later and
+ * takes it. A write to a closed row of an idle bank is in the row buffer
+ * 255 + 27 + 6 = 288 later, and in NVM once the row is written back, 864
+ * after that (at once when no other write waits for the row): 1152 after
+ * it arrives. An acknowledgement reaches the SM port 42 later and
  * completes when the SM port (2 per control flit) is done.
  */
 #include "tests/check_util.h"
@@ -47,9 +49,10 @@ static const char *lone =
    the dirty line is the one end writeback (128 bytes).
    Under strict the store is written through and fenced: L2 done 66,
    controller 66..68, in the WPQ at 84; with wt_ack = nvm it is
-   acknowledged once written: row 0 of bank 0 opens 84..339, CAS to 366,
-   burst to 372; ack 414..416. The warp, free at 1, waits for the fence
-   until 416: 415 fence cycles; one 8-byte NVM write. */
+   acknowledged once in NVM: row 0 of bank 0 opens 84..339, CAS to 366,
+   burst to 372, the row written back 372..1236; ack 1278..1280. The warp,
+   free at 1, waits for the fence until 1280: 1279 fence cycles; one
+   8-byte NVM write. */
 static void test_lone_store(void **state)
 {
     TmCosts c;
@@ -66,8 +69,8 @@ static void test_lone_store(void **state)
     assert_int_equal(c.wpq_peak, 0);
     assert_int_equal(c.instructions, 1);
     c = timed(lone, LIT_STRICT);
-    assert_int_equal(c.cycles, 416);
-    assert_int_equal(c.stall_fence, 415);
+    assert_int_equal(c.cycles, 1280);
+    assert_int_equal(c.stall_fence, 1279);
     assert_int_equal(c.nvm_writes, 1);
     assert_int_equal(c.nvm_bytes, 8);
     assert_int_equal(c.end_writebacks, 0);
@@ -79,8 +82,8 @@ static void test_lone_store(void **state)
    47: 48, L2 done 68, the line is dirty: written back, controller 68..70,
    accepted 86 (a writeback is acknowledged by the WPQ), ack arrives 128,
    SM port free (110): 128..130. sfence at 2 waits until 130: 130 - 3 = 127
-   fence cycles. One writeback, one NVM line write (in NVM at 86 + 288 =
-   374, after the run), nothing dirty at the end. Every model runs the
+   fence cycles. One writeback, one NVM line write (in NVM at 86 + 1152 =
+   1238, after the run), nothing dirty at the end. Every model runs the
    program's own instructions the same way. */
 static void test_store_clwb_sfence(void **state)
 {
@@ -102,16 +105,17 @@ static void test_store_clwb_sfence(void **state)
 
 /* st.wt; sfence; pcommit; sfence with a volatile WPQ and wt_ack = wpq. The
    write-through: L2 done 66, controller 66..68, accepted 84 (in NVM at
-   84 + 288 = 372), ack 126..128. The first sfence (at 1, the warp free
-   at 2) waits until 128: 126 cycles. pcommit at 128 leaves at 129 toward all 8 controllers, each
-   through partition c: port 171..173, tag 173, L2 done 193, controller
-   193..195, there at 211. Controllers 1-7 have nothing queued and answer:
-   acks reach the SM at 253 and take its port one after another, 253..267.
-   Controller 0 answers when its write is in NVM, 372: ack at 414, port
-   414..416. The second sfence (at 129) waits 130..416: 286 cycles. Total
-   416. With wt_ack = nvm the write-through itself is acknowledged at 372
-   (port 414..416), and pcommit at 416 finds every controller empty: acks
-   at 541, the last done at 557; fences 2..416 and 418..557. */
+   84 + 1152 = 1236), ack 126..128. The first sfence (at 1, the warp free
+   at 2) waits until 128: 126 cycles. pcommit at 128 leaves at 129 toward
+   all 8 controllers, each through partition c: port 171..173, tag 173, L2
+   done 193, controller 193..195, there at 211. Controllers 1-7 have
+   nothing queued and answer: acks reach the SM at 253 and take its port
+   one after another, 253..267. Controller 0 answers when its write is in
+   NVM, 1236: ack at 1278, port 1278..1280. The second sfence (at 129)
+   waits 130..1280: 1150 cycles. Total 1280. With wt_ack = nvm the
+   write-through itself is acknowledged at 1236 (port 1278..1280), and
+   pcommit at 1280 finds every controller empty: acks at 1405, the last
+   done at 1421; fences 2..1280 and 1282..1421. */
 static void test_volatile_pcommit(void **state)
 {
     const char *body = "pm x = 0\nkernel k grid 1 block 1 {\n"
@@ -122,16 +126,16 @@ static void test_volatile_pcommit(void **state)
     snprintf(text, sizeof text, "test pc\nconfig wpq = volatile\n"
              "config wt_ack = wpq\n%s", body);
     c = timed(text, LIT_HW);
-    assert_int_equal(c.cycles, 416);
-    assert_int_equal(c.stall_fence, 126 + 286);
+    assert_int_equal(c.cycles, 1280);
+    assert_int_equal(c.stall_fence, 126 + 1150);
     assert_int_equal(c.nvm_writes, 1);
     assert_int_equal(c.nvm_bytes, 8);
     assert_int_equal(c.l2_writebacks, 0);
     assert_int_equal(c.instructions, 4);
     snprintf(text, sizeof text, "test pc\nconfig wpq = volatile\n%s", body);
     c = timed(text, LIT_HW);
-    assert_int_equal(c.cycles, 557);
-    assert_int_equal(c.stall_fence, 414 + 139);
+    assert_int_equal(c.cycles, 1421);
+    assert_int_equal(c.stall_fence, 1278 + 139);
 }
 
 /* 32 threads of one warp store 32 words. With 256-byte lines they fill one
@@ -180,13 +184,13 @@ static void test_coalescing(void **state)
    waits for its store (110, 112), the release at 112 flushes x (LSU 112,
    accepted 195, ack 237..239) and y (LSU 113, accepted 196, ack 238, port
    239..241), then drains every WPQ (LSU 241, at the controllers 324:
-   controllers 2-7 answer at once; x is in NVM at 195 + 288 = 483, y at
-   484; acks 525..527 and 526 -> 527..529): 529 cycles, (529 - 2) +
-   (529 - 3) = 1053. strict: both stores written through and fenced, each
-   acknowledged once in NVM (wt_ack = nvm): x at 84 + 288 = 372, ack
-   414..416; y (controller 1, there at 85) at 373, ack 415 -> 416..418;
-   warp 0 waits 1..416, warp 1 2..418; pbar.wg costs its issue cycle:
-   419 cycles. */
+   controllers 2-7 answer at once; x is in NVM at 195 + 1152 = 1347, y at
+   1348; acks 1389..1391 and 1390 -> 1391..1393): 1393 cycles, (1393 - 2)
+   + (1393 - 3) = 2781. strict: both stores written through and fenced,
+   each acknowledged once in NVM (wt_ack = nvm): x at 84 + 1152 = 1236,
+   ack 1278..1280; y (controller 1, there at 85) at 1237, ack 1279 ->
+   1280..1282; warp 0 waits 1..1280, warp 1 2..1282; pbar.wg costs its
+   issue cycle: 1283 cycles. */
 static void test_collective_barrier(void **state)
 {
     const char *text =
@@ -210,11 +214,11 @@ static void test_collective_barrier(void **state)
     assert_int_equal(c.l2_writebacks, 2);
     assert_int_equal(c.nvm_writes, 2);
     c = timed(text, LIT_HW);
-    assert_int_equal(c.cycles, 529);
-    assert_int_equal(c.stall_pbar, 1053);
+    assert_int_equal(c.cycles, 1393);
+    assert_int_equal(c.stall_pbar, 2781);
     c = timed(text, LIT_STRICT);
-    assert_int_equal(c.cycles, 419);
-    assert_int_equal(c.stall_fence, 415 + 416);
+    assert_int_equal(c.cycles, 1283);
+    assert_int_equal(c.stall_fence, 1279 + 1280);
     assert_int_equal(c.stall_pbar, 0);
 }
 
@@ -226,10 +230,10 @@ static void test_collective_barrier(void **state)
    130: 128 cycles), psync then has nothing to do: 131 cycles. hw: pbar
    first waits for the store (110), writes x back (LSU 110, accepted 193,
    ack 235..237), drains (LSU 237, controllers at 320; x is in NVM at
-   193 + 288 = 481, its ack 523..525); psync = pbar again: nothing to
-   wait for or write back, a drain (LSU 525, controllers at 608, all
-   empty, 8 acks at 650, served 2 cycles each until 666). Stall
-   (525 - 2) + (666 - 526) = 663. */
+   193 + 1152 = 1345, its ack 1387..1389); psync = pbar again: nothing to
+   wait for or write back, a drain (LSU 1389, controllers at 1472, all
+   empty, 8 acks at 1514, served 2 cycles each until 1530). Stall
+   (1389 - 2) + (1530 - 1390) = 1527. */
 static void test_psync_waits_for_background(void **state)
 {
     const char *text = "test ps\npm x = 0\nkernel k grid 1 block 1 {\n"
@@ -246,8 +250,8 @@ static void test_psync_waits_for_background(void **state)
     assert_int_equal(c.cycles, 131);
     assert_int_equal(c.stall_pbar, 128);
     c = timed(text, LIT_HW);
-    assert_int_equal(c.cycles, 666);
-    assert_int_equal(c.stall_pbar, 663);
+    assert_int_equal(c.cycles, 1530);
+    assert_int_equal(c.stall_pbar, 1527);
 }
 
 /* A DRAM load and its use. ld at 0: L1 miss, LSU 0, port 43..45, tag 45,

@@ -132,11 +132,12 @@ typedef struct {
     TmCache l2;
 } TmPart;
 
-/* One bank of a controller: its open row and the requests queued for it,
-   reads and writes apart, each list in arrival order. */
+/* One bank of a controller: its open row, the writes buffered in it (not
+   yet written to the array), and the requests queued for it, reads and
+   writes apart, each list in arrival order. */
 typedef struct {
     int32_t row;                        /* open row, -1 none */
-    uint8_t dirty;                      /* written since it was opened */
+    int32_t wb_head;                    /* writes in the row buffer */
     Tick free;                          /* when it takes a command */
     int32_t rd_head, rd_tail, wr_head, wr_tail;
 } TmBank;

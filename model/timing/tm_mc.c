@@ -9,10 +9,12 @@
  * both spaces share the controller; DRAM writes use its WPQ too). A write
  * that finds the WPQ full waits in arrival order (back-pressure) and enters
  * as entries leave. Line L of a space is on controller L mod controllers;
- * its controller-local index i = L / controllers maps to bank
- * (i / R) mod nvm_banks and row i / (R * nvm_banks), R = row_bytes /
- * line_bytes lines per row, so consecutive lines of a controller share a
- * row (NVM banks and as many DRAM banks, apart).
+ * its controller-local index i = L / controllers lies in row r = i / (R *
+ * nvm_banks) of bank (i / R + r) mod nvm_banks, R = row_bytes / line_bytes
+ * lines per row: consecutive lines of a controller share a row, and the
+ * bank rotates with the row (permutation-based interleaving, Zhang, Zhu and
+ * Zhang, MICRO 2000), so lines a cache set holds, a row apart, do not all
+ * fall on one bank (NVM banks and as many DRAM banks, apart).
  *
  * Scheduling (one command per memory cycle on the command bus): writes
  * wait while reads are queued, unless the controller drains: it starts
@@ -24,22 +26,26 @@
  * oldest; ties by arrival. Same line means same bank and row, so writes of
  * one line are written in arrival order: NVM never goes backwards.
  *
- * An access on a bank: if it needs another row, the open row is first
- * written back when it was written to (`close`: the space's write latency)
- * and the new row is activated (`act`: the space's read latency less the
- * column access and the burst, so that a read that misses takes exactly
- * nvm_read_ns); then the column access (`cas`: row_hit_ns) and the burst
- * on the data bus (`burst`: line_bytes / bus_bytes memory cycles), which
- * waits for the bus. The bank takes its next command once the burst could
- * start (close + act + burst after the command): its busy time excludes
- * the CAS latency and the bus wait, which only delay this request. A read
- * is done when its burst ends; a write is in NVM when its data is in the
- * row buffer (the device's buffers are in the persistence domain), and
- * leaves the WPQ then. Acknowledgements: a write is acknowledged when the
- * WPQ accepts it, or when it is written if flagged F_ACKNVM (write-throughs
- * with wt_ack = nvm, the abstract models' persists with a volatile WPQ).
- * A drain (pcommit, the hw barrier) answers once every write that arrived
- * before it has been written.
+ * An access on a bank: if it needs another row, the writes buffered in the
+ * open row are first written to the array (`close`: the space's write
+ * latency) and the new row is activated (`act`: the space's read latency
+ * less the column access and the burst, so that a read that misses an
+ * idle bank takes exactly nvm_read_ns); then the column access (`cas`:
+ * row_hit_ns) and the burst on the data bus (`burst`: line_bytes /
+ * bus_bytes memory cycles), which waits for the bus. A read is done when
+ * its burst ends. A write goes into the row buffer, which is volatile: it
+ * is in NVM once the row is written to the array. The controller writes a
+ * row back as soon as no queued write targets it (right after that write's
+ * burst), so writes to one row that wait together share one array write,
+ * and a row is also written back when another access needs the bank. The
+ * bank takes its next command when the burst could start, or when the
+ * write-back ends: its busy time excludes the CAS latency and the bus wait,
+ * which only delay this request. A written entry leaves the WPQ when it is
+ * in NVM. Acknowledgements: a write is acknowledged when the WPQ accepts
+ * it, or when it is in NVM if flagged F_ACKNVM (write-throughs with wt_ack
+ * = nvm, the abstract models' persists with a volatile WPQ). A drain
+ * (pcommit, the hw barrier) answers once every write that arrived before
+ * it is in NVM.
  */
 #include "model/timing/timing_int.h"
 
@@ -58,6 +64,7 @@ void tm_mc_init(Tm *t)
             TmBank *k = &c->bank[b];
             k->row = -1;
             k->rd_head = k->rd_tail = k->wr_head = k->wr_tail = -1;
+            k->wb_head = -1;
         }
         c->blk_head = c->blk_tail = c->drn_head = c->drn_tail = -1;
         c->sched = TICK_NONE;
@@ -127,7 +134,30 @@ static int32_t bank_pick(const Tm *t, const TmBank *k, int32_t head,
     return head;
 }
 
-/* Puts request i on bank k at the current cycle; posts its completion. */
+/* Whether a write to row `row` waits in bank k's queue. */
+static int row_queued(const Tm *t, const TmBank *k, int32_t row)
+{
+    for (int32_t i = k->wr_head; i >= 0; i = t->rq[i].next)
+        if (t->rq[i].row == row)
+            return 1;
+    return 0;
+}
+
+/* Writes the open row's buffered writes to the array from `start`: they
+   are in NVM when it ends (returned), and the bank is busy until then. */
+static Tick write_back(Tm *t, TmBank *k, int space, Tick start)
+{
+    Tick end = start + t->close[space];
+    for (int32_t i = k->wb_head, next; i >= 0; i = next) {
+        next = t->rq[i].next;
+        tm_stage_at(t, i, S_WRITTEN, end);
+    }
+    k->wb_head = -1;
+    return end;
+}
+
+/* Puts request i on bank k at the current cycle and posts its completion:
+   a read's when its burst ends, a write's when its row is written back. */
 static void issue(Tm *t, TmCtrl *c, TmBank *k, int32_t i, int space)
 {
     TmReq *r = &t->rq[i];
@@ -135,20 +165,24 @@ static void issue(Tm *t, TmCtrl *c, TmBank *k, int32_t i, int space)
     int write = is_write(r);
     c->cmd_free = t->now + t->mc_occ;
     if (k->row != r->row) {
-        if (k->row >= 0 && k->dirty)
-            col += t->close[space];
+        if (k->wb_head >= 0)
+            col = write_back(t, k, space, col);
         col += t->act[space];
         k->row = r->row;
-        k->dirty = 0;
     }
-    if (write)
-        k->dirty = 1;
     k->free = col + t->burst;
     data = col + t->cas;
     if (data < c->bus_free)
         data = c->bus_free;
     c->bus_free = data + t->burst;
-    tm_stage_at(t, i, write ? S_WRITTEN : S_FILLED, data + t->burst);
+    if (!write) {
+        tm_stage_at(t, i, S_FILLED, data + t->burst);
+        return;
+    }
+    r->next = k->wb_head;
+    k->wb_head = i;
+    if (!row_queued(t, k, r->row))
+        k->free = write_back(t, k, space, data + t->burst);
 }
 
 /* Issues what can go now, one command per memory cycle, and arms the next
@@ -220,8 +254,8 @@ void tm_mc_event(Tm *t, int32_t ci)
 static TmBank *bank_of(Tm *t, TmCtrl *c, TmReq *r)
 {
     int32_t local = r->line / t->nctrl, col_row = local / t->row_lines;
-    r->bank = col_row % t->nbank;
     r->row = col_row / t->nbank;
+    r->bank = (int32_t)(((int64_t)col_row + r->row) % t->nbank);
     return &c->bank[(r->space == LIT_PM ? 0 : t->nbank) + r->bank];
 }
 

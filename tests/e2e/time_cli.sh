@@ -25,14 +25,14 @@ LIT
 # N = 1 under hw: mov at 0, the store at 1 acknowledged at 111 (the lone
 # store of test_tm_run shifted by one cycle), four warp instructions.
 # Under strict the store is written through and fenced, acknowledged once
-# in NVM (wt_ack = nvm): ack at 417, the warp waits from 2: 415 fence
-# cycles; the add and blt follow: 419.
+# in NVM (wt_ack = nvm): ack at 1281, the warp waits from 2: 1279 fence
+# cycles; the add and blt follow: 1283.
 "$GPMC" time "$tmp/lone.litmus" --model hw,strict > "$tmp/out" 2> "$tmp/err" ||
     fail "exit status $? on a good file"
 cat > "$tmp/want" <<'OUT'
 test  model   cycles  stall_fence  stall_pbar  stall_bar  stall_mem  nvm_writes  nvm_bytes  l2_writebacks  wpq_peak  end_writebacks  instructions
 lone  hw         111            0           0          0          0           1        128              0         0               1             4
-lone  strict     419          415           0          0          0           1          8              0         1               0             4
+lone  strict    1283         1279           0          0          0           1          8              0         1               0             4
 OUT
 cmp -s "$tmp/out" "$tmp/want" || { diff "$tmp/want" "$tmp/out" >&2; fail "table differs"; }
 [ ! -s "$tmp/err" ] || fail "unexpected stderr: $(cat "$tmp/err")"
