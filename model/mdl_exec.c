@@ -849,6 +849,15 @@ uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot)
     return TH_PC(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]);
 }
 
+int mdl_thread_done(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (slot < 0 || slot >= L->nthreads)
+        return 0;
+    return TH_STATUS(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]) ==
+           TS_DONE;
+}
+
 int mdl_launch_index(const Model *m, const MdlState *s)
 {
     (void)m;

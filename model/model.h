@@ -228,6 +228,9 @@ int mdl_decode(const Model *m, const MdlState *s, int slot, MdlInstr *out);
 /* Whether thread slot i of the current launch can take a step now
    (running, not waiting or done). */
 int mdl_thread_ready(const Model *m, const MdlState *s, int slot);
+/* Whether thread slot i of the current launch has finished (a thread that
+   waits at a barrier at the end of its body finishes when it releases). */
+int mdl_thread_done(const Model *m, const MdlState *s, int slot);
 /* The current launch as a scheduler of its threads sees it (the timing
    layer): the kernel (LitKernel index) and, per thread slot, its global
    thread id, body and CTA; the slots of CTA c are [cta_first[c],

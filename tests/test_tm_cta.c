@@ -47,6 +47,22 @@ static void test_waves(void **state)
     assert_int_equal(c.instructions, 12);
 }
 
+/* A CTA whose threads end at a bar.sync retires when it releases. One SM
+   holding one CTA of two one-thread warps, nop then bar.sync: the warps
+   issue the nops at 0 and the bar.sync at 1, whose release ends both
+   threads; CTA 1 starts at 1, but the SM has issued two instructions in
+   that cycle, so its warps issue at 2 and 3: 4 cycles. */
+static void test_barrier_ends_cta(void **state)
+{
+    TmCosts c = timed("test e\nconfig sms = 1\nconfig cta_per_sm = 1\n"
+                      "kernel k grid 2 block 2 warp 1 {\n  nop\n  bar.sync\n"
+                      "}\n", LIT_HW);
+    (void)state;
+    assert_int_equal(c.status, TM_OK);
+    assert_int_equal(c.cycles, 4);
+    assert_int_equal(c.instructions, 8);
+}
+
 /* A persist barrier holds its CTA on the SM. One SM holding one CTA; each
    CTA stores to its own line and ends with pbar.wg (scoped: the release
    writes the CTA's line back and waits until the WPQ accepts it). CTA 0:
@@ -107,6 +123,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_waves),
+        cmocka_unit_test(test_barrier_ends_cta),
         cmocka_unit_test(test_barrier_holds_cta),
         cmocka_unit_test(test_occupancy_errors),
     };

@@ -234,6 +234,7 @@ typedef struct Tm {
     Model *m;
     MdlState s;
     int kind;                           /* the timed model */
+    const MdlPolicy *pol;               /* … its rules (mdl_policy) */
     jmp_buf oom;                        /* out of memory: abandon the run */
     LitArena *arena, *larena;           /* the run's, the launch's */
 
@@ -275,7 +276,8 @@ typedef struct Tm {
     TmScope *scope;                     /* ncta CTAs, then the kernel */
     int32_t *cta_bar;                   /* threads waiting at bar.sync */
     int32_t *grp;                       /* scratch: the issuing group */
-    MdlAccess *acc;                     /* … and what each thread did */
+    MdlInstr *dec;                      /* … each thread's instruction,
+                                           decoded before its step */
     int32_t grid_wait;
     int ended;                          /* the model has left the launch */
     int64_t live;                       /* warp-owned requests in flight */

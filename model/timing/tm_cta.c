@@ -117,7 +117,7 @@ static void build(Tm *t, Tick at)
     }
     t->nwarp = nw;
     t->grp = tm_lalloc(t, (size_t)maxw * sizeof *t->grp);
-    t->acc = tm_lalloc(t, (size_t)maxw * sizeof *t->acc);
+    t->dec = tm_lalloc(t, (size_t)maxw * sizeof *t->dec);
     for (int32_t c = 0; c < L->ncta; c++) {
         t->scope[c].first = L->cta_first[c];
         t->scope[c].n = L->cta_count[c];

@@ -34,31 +34,40 @@
  */
 #include "model/timing/timing_int.h"
 
-static unsigned pb_plan(int model, int op)
+/* What barrier `op` does under the timed model, read off its policy row
+   (mdl_policy): the sets it forces are written back and waited for, the
+   sets it only orders are written back in the background, a frontier it
+   forces means waiting for the background writebacks ordered so far, and
+   Obs means the dirty lines the thread read. A model whose stores depend
+   on all of P (strict) persists every store as it issues, so its barriers
+   have nothing left to do. Under the hierarchy (hw) a barrier first waits
+   for the warp's requests and ends by draining every WPQ. */
+static unsigned pb_plan(const Tm *t, int op)
 {
-    int coll = op == LIT_PBAR_WG || op == LIT_PBAR_KR;
-    int psync = op == LIT_PSYNC;
-    switch (model) {
-    case LIT_EPOCH:
-        return PA_FLUSH | PA_OBS;
-    case LIT_BEPOCH:
-        return PA_FLUSH | PA_OBS | (psync ? PA_WAITBG : PA_BG);
-    case LIT_SCOPED:
-        return PA_FLUSH | (coll ? PA_COLL : 0);
-    case LIT_BSCOPED:
-        if (psync)
-            return PA_FLUSH | PA_WAITBG;
-        return PA_FLUSH | PA_BG | (coll ? PA_COLL : 0);
-    case LIT_HW:
-        return PA_FENCE | PA_FLUSH | PA_DRAIN | (coll ? PA_COLL : 0);
-    default:
+    const MdlPolicy *pol = t->pol;
+    const MdlRule *rule = mdl_policy_rule(pol, op);
+    unsigned sets, plan = PA_FLUSH;
+    if (!rule || (pol->store_deps & MDL_SET_ALL))
         return 0;
-    }
+    sets = rule->force | rule->order;
+    if (!sets)
+        return 0;
+    if (sets & MDL_SET_OBS)
+        plan |= PA_OBS;
+    if (!rule->force)
+        plan |= PA_BG;
+    if (rule->force & MDL_SET_F)
+        plan |= PA_WAITBG;
+    if (pol->collective && (op == LIT_PBAR_WG || op == LIT_PBAR_KR))
+        plan |= PA_COLL;
+    if (pol->hierarchy)
+        plan |= PA_FENCE | PA_DRAIN;
+    return plan;
 }
 
 int tm_pb_collective(const Tm *t, int op)
 {
-    return (pb_plan(t->kind, op) & PA_COLL) != 0;
+    return (pb_plan(t, op) & PA_COLL) != 0;
 }
 
 void tm_own_add(Tm *t, TmVec *v, int32_t line)
@@ -84,7 +93,7 @@ static int32_t batch_new(Tm *t, int kind, int32_t who)
 
 static unsigned persist_flag(const Tm *t)
 {
-    return t->kind != LIT_HW && t->volatile_wpq ? F_ACKNVM : 0;
+    return !t->pol->hierarchy && t->volatile_wpq ? F_ACKNVM : 0;
 }
 
 /* Writes back the thread's Own lines (and Obs lines still dirty), each
@@ -170,7 +179,7 @@ static void release(Tm *t, int32_t sc)
 static void scope_advance(Tm *t, int32_t sc)
 {
     TmScope *s = &t->scope[sc];
-    unsigned plan = pb_plan(t->kind, s->op);
+    unsigned plan = pb_plan(t, s->op);
     for (;;) {
         switch (s->stage) {
         case PB_FLUSH:
@@ -267,7 +276,7 @@ void tm_batch_dec(Tm *t, int32_t b)
 int tm_pb_advance(Tm *t, int32_t wi)
 {
     TmWarp *w = &t->w[wi];
-    unsigned plan = pb_plan(t->kind, w->pb_op);
+    unsigned plan = pb_plan(t, w->pb_op);
     for (;;) {
         switch (w->pb_stage) {
         case PB_FENCE:
@@ -322,7 +331,7 @@ int tm_pb_advance(Tm *t, int32_t wi)
 void tm_pb_issue(Tm *t, int32_t wi, int op, int32_t n)
 {
     TmWarp *w = &t->w[wi];
-    unsigned plan = pb_plan(t->kind, op);
+    unsigned plan = pb_plan(t, op);
     if (!plan)
         return;
     for (int32_t i = 0; i < n; i++) {

@@ -313,6 +313,7 @@ int tm_run(const LitProgram *p, int model, int64_t max_steps, TmCosts *out,
     }
     t->p = p;
     t->kind = model;
+    t->pol = mdl_policy(model);
     t->max_steps = max_steps > 0 ? max_steps : TM_MAX_STEPS;
     t->out = out;
     t->m = mdl_new(p, LIT_STRICT, 0, err, errlen);
