@@ -4,6 +4,8 @@
 #   make asan       the same tests under -fsanitize=address,undefined
 #   make run        the bundled suite under every model into results/gpmc.db
 #   make bench      benchmarks (see bench/)
+#   make paper      the documents' claims against the timing model: the
+#                   table in specs/timing.md and specs/paper/*.svg
 #   make deps       install missing build dependencies (Debian)
 #   make install PREFIX=/usr/local
 
@@ -25,7 +27,7 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan run bench deps install clean
+.PHONY: all test unit e2e asan run bench paper deps install clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -70,6 +72,13 @@ run: deps gpmc
 
 bench: gpmc
 	sh bench/run.sh
+
+paper: gpmc
+	@dpkg -s gnuplot-nox >/dev/null 2>&1 || dpkg -s gnuplot >/dev/null 2>&1 || { \
+	  echo "installing: gnuplot-nox"; \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq gnuplot-nox; }
+	sh bench/paper.sh
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
