@@ -286,7 +286,7 @@ static void test_bar_sync_stall(void **state)
     assert_int_equal(c.instructions, 12);
 }
 
-/* Errors end the run with a result, never a failure of mdl_time. */
+/* Errors end the run with a result, never a failure of tm_run. */
 static void test_errors(void **state)
 {
     TmCosts c;
