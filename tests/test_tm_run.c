@@ -286,6 +286,24 @@ static void test_bar_sync_stall(void **state)
     assert_int_equal(c.instructions, 12);
 }
 
+/* The step that ends a launch finishes every thread of it, though the
+   state then describes the next launch. Two 32-thread warps store two
+   lines each, at 0 (LSU 0, 1 and 2, 3: ports 43..50, 44..51, 45..52,
+   46..53 for 5 flits each, tags 50..53, L2 done 70..73, acks at the SM
+   112..120, 2 cycles each); warp 1's step ends the launch. The join waits
+   for the acks, 120, and the next kernel's nop issues then: 121 cycles,
+   and no warp is charged for waiting in between. */
+static void test_launch_end(void **state)
+{
+    TmCosts c = timed("test le\npm x[64] = 0\n"
+                      "kernel a grid 1 block 64 {\n  st x[%tid], 1\n}\n"
+                      "kernel b grid 1 block 1 {\n  nop\n}\n", LIT_HW);
+    (void)state;
+    assert_int_equal(c.cycles, 121);
+    assert_int_equal(c.stall_bar + c.stall_mem + c.stall_pbar, 0);
+    assert_int_equal(c.instructions, 3);
+}
+
 /* Errors end the run with a result, never a failure of tm_run. */
 static void test_errors(void **state)
 {
@@ -410,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_psync_waits_for_background),
         cmocka_unit_test(test_load_use),
         cmocka_unit_test(test_bar_sync_stall),
+        cmocka_unit_test(test_launch_end),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_more_stores_more_cycles),
         cmocka_unit_test(test_deterministic),

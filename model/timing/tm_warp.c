@@ -367,14 +367,21 @@ static void bar_scan(Tm *t, int32_t first, int32_t n, int kind)
     }
 }
 
+/* After the group's steps. A launch the model has left (its last thread
+   finished) has every thread done; the state then describes the next
+   launch, so it is not asked about these slots. A thread the strict engine
+   let through a barrier its group cannot pass under the timed model (a
+   thread of the group is held at a collective persist barrier) waits. */
 static void after_step(Tm *t, int32_t wi, int op, int32_t n)
 {
     TmWarp *w = &t->w[wi];
     int scan = 0;
+    int left = mdl_terminal(t->m, &t->s) ||
+               mdl_launch_index(t->m, &t->s) != t->launch;
     for (int32_t i = 0; i < n; i++) {
         int32_t slot = t->grp[i];
         TmThread *th = &t->thr[slot];
-        int done = mdl_thread_done(t->m, &t->s, slot);
+        int done = left || mdl_thread_done(t->m, &t->s, slot);
         int waits = !done && !mdl_thread_ready(t->m, &t->s, slot);
         if ((t->dec[i].flags & MDL_I_WAITS) &&
             (op == LIT_GRID_SYNC ? t->held > 0
@@ -395,8 +402,7 @@ static void after_step(Tm *t, int32_t wi, int op, int32_t n)
         if (done)
             set_done(t, slot);
     }
-    if (mdl_terminal(t->m, &t->s) ||
-        mdl_launch_index(t->m, &t->s) != t->launch) {
+    if (left) {
         t->ended = 1;
         return;
     }
