@@ -47,6 +47,8 @@
  * (pcommit, the hw barrier) answers once every write that arrived before
  * it is in NVM.
  */
+#include <assert.h>
+
 #include "model/timing/timing_int.h"
 
 static int is_write(const TmReq *r)
@@ -319,6 +321,7 @@ void tm_mc_written(Tm *t, int32_t i)
     TmCtrl *c = &t->ctrl[r->line % t->nctrl];
     int64_t seq = r->seq;
     int32_t prev = -1, d;
+    assert(c->nwrite > 0 && c->ndone < c->wr_in);
     c->nwrite--;
     c->ndone++;
     if (r->space == LIT_PM) {
@@ -333,6 +336,7 @@ void tm_mc_written(Tm *t, int32_t i)
     for (d = c->drn_head; d >= 0;) {
         int32_t next = t->rq[d].next;
         TmReq *x = &t->rq[d];
+        assert(x->wait > 0);
         if (seq < x->seq && --x->wait == 0) {
             list_remove(t, &c->drn_head, &c->drn_tail, prev, d);
             tm_respond(t, d);
