@@ -2,7 +2,8 @@
  * h_time.c — `gpmc time FILE… [--model M[,M…]|all] [-D NAME=V]
  * [--config KEY=V] [--db F]`: one timed run of each file's main program
  * under each model (model/timing/timing.h, tm_run), printed as one table,
- * a row per file and model, a column per metric (tm_cost_names). A run that ends in
+ * a row per file and model, a column per metric (tm_cost_names). A run
+ * that ends in
  * a runtime error or at the step bound prints its row (costs up to there)
  * and an `error:` line under it. Exit 0 when every run finished, 1 when
  * one did not, 2 on input errors (the other files still run), 3 when gpmc
@@ -17,10 +18,12 @@
 static const char *time_help =
     "usage: gpmc time FILE... [--model M[,M...]|all] [-D NAME=V] "
     "[--config KEY=V] [--db F]\n"
+    "                 [--csv|--json]\n"
     "Runs each file's main program once on the timing model of the GPU\n"
     "memory hierarchy under each persistency model's reference\n"
     "implementation and prints cycles, stalls by cause (warp-cycles), NVM\n"
-    "writes and bytes, L2 writebacks and the peak WPQ occupancy.\n";
+    "writes and bytes, L2 writebacks and the peak WPQ occupancy, as a table,\n"
+    "CSV or JSON.\n";
 
 typedef struct {
     char *name;
@@ -28,53 +31,50 @@ typedef struct {
     TmCosts c;
 } Row;
 
-static int digits(int64_t v)
+/* The rows as one table (text, CSV or JSON): test, model, a column per
+   metric, and the error of a run that did not finish (a line under its
+   row in text). */
+static int print_table(const Row *rows, int n, int fmt)
 {
-    int n = v < 0 ? 2 : 1;
-    while (v <= -10 || v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
-
-static void print_table(const Row *rows, int n)
-{
-    int wname = 4, wmodel = 5, w[TM_NCOSTS];
+    const char *cells[TM_NCOSTS + 3];
+    int nc = TM_NCOSTS + 3;
+    cells[0] = "test";
+    cells[1] = "model";
     for (int k = 0; k < TM_NCOSTS; k++)
-        w[k] = (int)strlen(tm_cost_names[k]);
-    for (int i = 0; i < n; i++) {
-        int l = (int)strlen(rows[i].name);
-        int lm = (int)strlen(lit_model_names[rows[i].model]);
-        if (l > wname)
-            wname = l;
-        if (lm > wmodel)
-            wmodel = lm;
-        for (int k = 0; k < TM_NCOSTS; k++)
-            if (digits(tm_cost_value(&rows[i].c, k)) > w[k])
-                w[k] = digits(tm_cost_value(&rows[i].c, k));
+        cells[2 + k] = tm_cost_names[k];
+    cells[nc - 1] = "error";
+    ResTable *t = res_table_new(nc, cells);
+    if (!t) {
+        fprintf(stderr, "gpmc: internal error: out of memory\n");
+        return H_INTERNAL;
     }
-    printf("%-*s  %-*s", wname, "test", wmodel, "model");
     for (int k = 0; k < TM_NCOSTS; k++)
-        printf("  %*s", w[k], tm_cost_names[k]);
-    printf("\n");
+        res_table_numeric(t, 2 + k);
+    res_table_note(t, nc - 1);
     for (int i = 0; i < n; i++) {
-        printf("%-*s  %-*s", wname, rows[i].name, wmodel,
-               lit_model_names[rows[i].model]);
+        cells[0] = rows[i].name;
+        cells[1] = lit_model_names[rows[i].model];
         for (int k = 0; k < TM_NCOSTS; k++)
-            printf("  %*lld", w[k],
-                   (long long)tm_cost_value(&rows[i].c, k));
-        printf("\n");
-        if (rows[i].c.status != TM_OK)
-            printf("  error: %s\n", rows[i].c.error);
+            cells[2 + k] = res_table_printf(
+                t, "%lld", (long long)tm_cost_value(&rows[i].c, k));
+        cells[nc - 1] = rows[i].c.status != TM_OK ? rows[i].c.error
+                                                        : NULL;
+        res_table_add(t, cells, NULL);
     }
+    int rc = res_table_print(t, fmt, stdout);
+    res_table_free(t);
+    if (rc) {
+        fprintf(stderr, "gpmc: internal error: out of memory\n");
+        return H_INTERNAL;
+    }
+    return H_OK;
 }
 
 static void free_rows(Row *rows, int n)
 {
     for (int i = 0; i < n; i++)
-        free(rows[i].name);
-    free(rows);
+        lit_free(rows[i].name);
+    lit_free(rows);
 }
 
 static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
@@ -93,7 +93,7 @@ static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
         *db = NULL;
         rc = H_USAGE;
     }
-    free(args);
+    lit_free(args);
     return rc;
 }
 
@@ -104,11 +104,16 @@ int h_cmd_time(int argc, char **argv)
     int nrows = 0, status = H_OK;
     ResDb *db = NULL;
     int64_t run_id = 0;
-    int r = h_opts_parse(argc, argv, &o, HO_DEFINE, "time");
+    int r = h_opts_parse(argc, argv, &o, HO_DEFINE | HO_FORMAT, "time");
+    if (!r && o.csv && o.json) {
+        fprintf(stderr, "gpmc time: error: --csv and --json exclude each"
+                " other\n");
+        r = H_USAGE;
+    }
     r = h_opts_done(&o, r, "time", time_help, "no input file");
     if (r >= 0)
         return r;
-    rows = calloc((size_t)o.nfiles * LIT_NMODELS, sizeof *rows);
+    rows = lit_calloc((size_t)o.nfiles * LIT_NMODELS + 1, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "gpmc: internal error: out of memory\n");
         h_opts_free(&o);
@@ -134,7 +139,7 @@ int h_cmd_time(int argc, char **argv)
                 status = H_INTERNAL;
                 break;
             }
-            row->name = strdup(f.p->name);
+            row->name = h_strndup(f.p->name, strlen(f.p->name));
             row->model = o.models[k];
             if (!row->name) {
                 fprintf(stderr, "gpmc: internal error: out of memory\n");
@@ -153,8 +158,10 @@ int h_cmd_time(int argc, char **argv)
         res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
         res_close(db);
     }
-    if (nrows)
-        print_table(rows, nrows);
+    if (nrows && (r = print_table(rows, nrows,
+                                  o.csv ? RES_FMT_CSV
+                                  : o.json ? RES_FMT_JSON : RES_FMT_TABLE)))
+        status = r;
     free_rows(rows, nrows);
     h_opts_free(&o);
     return status;
