@@ -6,6 +6,8 @@
 #   make run        the bundled suite under every model into results/gpmc.db,
 #                   then the verdict matrix and results/report.html
 #   make bench      benchmarks (see bench/)
+#   make paper      the documents' claims against the timing model: the
+#                   table in specs/timing.md and specs/paper/*.svg
 #   make deps       install missing build and test dependencies (Debian)
 #   make V=1 ...    show the compiler's command lines
 #   make install PREFIX=/usr/local
@@ -26,7 +28,7 @@ DEBS_TEST := libcmocka-dev sqlite3 python3 chromium
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-SUBSYS  := litmus model checker results harness
+SUBSYS  := litmus model model/timing checker results harness
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 MAIN    := harness/gpmc.c
 LIBSRCS := $(filter-out $(MAIN),$(SRCS))
@@ -34,7 +36,7 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan fuzz run bench deps deps-run install clean
+.PHONY: all test unit e2e asan fuzz run bench paper deps deps-run install clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -144,6 +146,10 @@ run: deps-run $(RUN_GPMC)
 
 bench: gpmc
 	sh bench/run.sh
+
+paper: gpmc
+	$(call install-missing,gnuplot-nox)
+	sh bench/paper.sh
 
 # install-missing PACKAGES: apt-get install those not installed, quietly.
 define install-missing

@@ -389,6 +389,15 @@ static void st_config(LitParser *P)
                         P->config_pos[k].col);
         return;
     }
+    /* A preset sets every key: after one, it would silently undo it. */
+    for (int o = 0; k == LIT_CFG_PRESET && o < LIT_NCONFIG; o++)
+        if (P->config_pos[o].line) {
+            lit_parse_error(P, key.pos, "config preset must come before the "
+                            "other config keys ('%s' set at %d:%d)",
+                            lit_config_name(o), P->config_pos[o].line,
+                            P->config_pos[o].col);
+            return;
+        }
     P->config_pos[k] = key.pos;
     char *text = lit_parse_strndup(P, start,
                                    (size_t)(val.text + val.len - start));

@@ -94,6 +94,8 @@ int lit_model_from_name(const char *name);              /* -1 when unknown */
 /* ---- hierarchy / timing configuration (DESIGN section 4) --------------- */
 
 typedef enum {
+    LIT_CFG_PRESET,         /* 0 lin, 1 gope, 2 gpm: sets the keys below; it
+                               comes first so that later keys override it */
     LIT_CFG_WPQ,            /* 0 durable, 1 volatile */
     LIT_CFG_LINE_BYTES,
     LIT_CFG_SMS,
@@ -111,6 +113,13 @@ typedef enum {
     LIT_CFG_NVM_BANKS,
     LIT_CFG_WPQ_ENTRIES,
     LIT_CFG_WT_ACK,         /* 0 nvm, 1 wpq: when a write-through is acked */
+    LIT_CFG_ROW_BYTES,      /* row buffer per bank */
+    LIT_CFG_ROW_HIT_NS,     /* row-buffer hit: column access to data */
+    LIT_CFG_BUS_BYTES,      /* controller data bus: bytes per mem cycle */
+    LIT_CFG_WPQ_HIGH,       /* write-drain watermarks (queued writes) */
+    LIT_CFG_WPQ_LOW,
+    LIT_CFG_CTA_PER_SM,     /* occupancy limits */
+    LIT_CFG_THREADS_PER_SM,
     LIT_NCONFIG
 } LitConfigKey;
 
@@ -122,7 +131,9 @@ typedef struct {
 void lit_config_defaults(LitConfig *c);
 int lit_config_key(const char *name);   /* LitConfigKey or -1 */
 const char *lit_config_name(int key);
-/* Parse and range-check VALUE for KEY; 0 ok, else writes a message. */
+/* Parse and range-check VALUE for KEY; 0 ok, else writes a message.
+   `preset` sets every other key to that configuration's value (its own
+   bits in `set` cleared: they print as the preset) and marks itself set. */
 int lit_config_set(LitConfig *c, int key, const char *value, char *msg,
                    size_t msglen);
 /* Canonical text of one value ("durable", "128", "1.8"). */

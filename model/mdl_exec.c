@@ -830,6 +830,34 @@ int mdl_thread_ready(const Model *m, const MdlState *s, int slot)
            TS_RUN;
 }
 
+void mdl_launch_view(const Model *m, const MdlState *s, MdlLaunchView *out)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    out->kernel = L->kernel;
+    out->nthreads = L->nthreads;
+    out->ncta = L->ncta;
+    out->gtid = L->gtid;
+    out->body = L->body;
+    out->cta = L->cta;
+    out->cta_first = L->cta_first;
+    out->cta_count = L->cta_count;
+}
+
+uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    return TH_PC(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]);
+}
+
+int mdl_thread_done(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (slot < 0 || slot >= L->nthreads)
+        return 0;
+    return TH_STATUS(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]) ==
+           TS_DONE;
+}
+
 int mdl_launch_index(const Model *m, const MdlState *s)
 {
     (void)m;

@@ -229,6 +229,20 @@ int mdl_decode(const Model *m, const MdlState *s, int slot, MdlInstr *out);
 /* Whether thread slot i of the current launch can take a step now
    (running, not waiting or done). */
 int mdl_thread_ready(const Model *m, const MdlState *s, int slot);
+/* Whether thread slot i of the current launch has finished (a thread that
+   waits at a barrier at the end of its body finishes when it releases). */
+int mdl_thread_done(const Model *m, const MdlState *s, int slot);
+/* The current launch as a scheduler of its threads sees it (the timing
+   layer): the kernel (LitKernel index) and, per thread slot, its global
+   thread id, body and CTA; the slots of CTA c are [cta_first[c],
+   cta_first[c] + cta_count[c]). Valid as long as the Model. */
+typedef struct {
+    int32_t kernel, nthreads, ncta;
+    const int32_t *gtid, *body, *cta, *cta_first, *cta_count;
+} MdlLaunchView;
+void mdl_launch_view(const Model *m, const MdlState *s, MdlLaunchView *out);
+/* Index of the next instruction of thread slot i in its body. */
+uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot);
 /* Index of the current launch within its part (main or recovery). */
 int mdl_launch_index(const Model *m, const MdlState *s);
 
@@ -254,50 +268,5 @@ void mdl_word_name(const Model *m, int space, int32_t word, char *buf,
                    size_t len);
 /* Pending stores of s (abstract models); returns how many. */
 int mdl_pending(const Model *m, const MdlState *s, MdlPending *out, int max);
-
-/* ---- timing (mdl_time*.c; DESIGN section 4 "Timing", specs/timing.md) ----
- *
- * mdl_time runs the main program of p once, deterministically, on a
- * discrete-event model of the GPU memory hierarchy configured by
- * p->config, under the reference implementation of persistency model
- * `model` (LIT_STRICT … LIT_HW), and reports what it cost. Values, control
- * flow, barriers and launches come from the strict model stepped in place;
- * the timing model only decides when each warp issues and what each
- * instruction costs. Recovery is not timed. Same program: same costs.
- * Stall figures are warp-cycles summed over warps. nvm_writes and
- * nvm_bytes include end_writebacks: the PM lines still dirty in L2 when
- * the program ends, written back once so that models which flush and
- * models which do not are compared on the same data. */
-enum { MDL_TIME_OK, MDL_TIME_ERROR, MDL_TIME_LIMIT };
-
-typedef struct {
-    int64_t cycles;                     /* core cycles to the last join */
-    int64_t stall_fence;                /* sfence, membar, strict's fence */
-    int64_t stall_pbar;                 /* pbar*, psync, collective waits */
-    int64_t stall_bar;                  /* bar.sync, grid.sync */
-    int64_t stall_mem;                  /* operands in flight, LSU busy */
-    int64_t nvm_writes;                 /* NVM line writes (WPQ drains) */
-    int64_t nvm_bytes;                  /* bytes those writes carried */
-    int64_t l2_writebacks;              /* dirty L2 lines written back */
-    int64_t wpq_peak;                   /* most entries in one WPQ */
-    int64_t end_writebacks;             /* dirty PM lines at the end */
-    int64_t instructions;               /* warp instructions issued */
-    int status;                         /* MDL_TIME_* */
-    char error[160];                    /* runtime error or limit, or "" */
-} MdlCosts;
-
-#define MDL_NCOSTS 11
-/* "cycles", "stall_fence", …, "instructions": the int64 fields above in
-   order, as the results store's costs(metric, value) names them. */
-extern const char *const mdl_cost_names[MDL_NCOSTS];
-int64_t mdl_cost_value(const MdlCosts *c, int metric);
-
-/* 0 with *out filled (a runtime error of the program or the step bound
-   ends the run with out->status set, never a failure); nonzero when gpmc
-   itself cannot run it (unknown model, out of memory), message in err.
-   max_steps bounds the thread steps of the run (0: MDL_TIME_MAX_STEPS). */
-#define MDL_TIME_MAX_STEPS 20000000
-int mdl_time(const LitProgram *p, int model, int64_t max_steps,
-             MdlCosts *out, char *err, size_t errlen);
 
 #endif

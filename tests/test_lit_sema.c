@@ -392,8 +392,8 @@ static void test_config_api(void **state)
     lit_config_defaults(&c);
     assert_int_equal(c.set, 0);
     static const double defaults[LIT_NCONFIG] = {
-        0, 128, 20, 1.8, 24, 2048, 16, 8, 1.2, 1.4, 160, 480, 160, 160, 16,
-        64,
+        0, 0, 128, 20, 1.8, 24, 2048, 16, 8, 1.2, 1.4, 160, 480, 160, 160,
+        16, 64, 0, 2048, 15, 32, 40, 20, 32, 2048,
     };
     for (int k = 0; k < LIT_NCONFIG; k++) {
         assert_true(c.val[k] == defaults[k]);
@@ -425,6 +425,40 @@ static void test_config_api(void **state)
     assert_int_not_equal(lit_config_set(&c, LIT_CFG_SMS, "4 ", msg,
                                         sizeof msg), 0);
     assert_true(c.val[LIT_CFG_SMS] == 20);
+}
+
+/* A preset sets every other key to its machine's value and prints as
+   itself; later keys override it; in a file it must come first. */
+static void test_config_preset(void **state)
+{
+    (void)state;
+    LitConfig c;
+    char msg[128], buf[64];
+    lit_config_defaults(&c);
+    assert_int_equal(lit_config_set(&c, LIT_CFG_SMS, "4", msg, sizeof msg),
+                     0);
+    assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "gpm", msg,
+                                    sizeof msg), 0);
+    assert_int_equal(c.set, 1u << LIT_CFG_PRESET);
+    assert_true(c.val[LIT_CFG_SMS] != 4);
+    lit_config_format(&c, LIT_CFG_PRESET, buf, sizeof buf);
+    assert_string_equal(buf, "gpm");
+    assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "lin", msg,
+                                    sizeof msg), 0);
+    assert_true(c.val[LIT_CFG_SMS] == 20);
+    assert_int_not_equal(lit_config_set(&c, LIT_CFG_PRESET, "fermi", msg,
+                                        sizeof msg), 0);
+    assert_string_equal(msg, "preset must be lin, gope or gpm, got 'fermi'");
+    LitProgram *p = parse_ok("test t\nconfig preset = gope\n"
+                             "config sms = 3\n");
+    assert_true(p->config.val[LIT_CFG_SMS] == 3);
+    assert_true(p->config.val[LIT_CFG_PRESET] == 1);
+    assert_int_equal(p->config.set,
+                     (1u << LIT_CFG_PRESET) | (1u << LIT_CFG_SMS));
+    lit_program_free(p);
+    assert_error("test t\nconfig sms = 3\nconfig preset = gope",
+                 "t.litmus:3:8: error: config preset must come before the "
+                 "other config keys ('sms' set at 2:8)");
 }
 
 static void test_recovered_needs_recover(void **state)
@@ -586,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_expect),
         cmocka_unit_test(test_config_values),
         cmocka_unit_test(test_config_api),
+        cmocka_unit_test(test_config_preset),
         cmocka_unit_test(test_recovered_needs_recover),
         cmocka_unit_test(test_initializers),
         cmocka_unit_test(test_defines),

@@ -1,5 +1,5 @@
 /*
- * mdl_time_warp.c — warps: which threads issue together, when, and what
+ * tm_warp.c — warps: which threads issue together, when, and what
  * their instruction sends into the hierarchy.
  *
  * SIMT. A warp issues at most one instruction per cycle, and an SM at most
@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "model/mdl_time_int.h"
+#include "model/timing/timing_int.h"
 
 void tm_wake(Tm *t, int32_t wi, Tick at)
 {
@@ -81,7 +81,7 @@ void tm_warp_req_done(Tm *t, const TmReq *r)
 
 static uint32_t pc_of(const Tm *t, int32_t slot)
 {
-    return TH_PC(t->s.w[t->L->thr_off + (uint32_t)slot * t->L->thr_stride]);
+    return mdl_thread_pc(t->m, &t->s, slot);
 }
 
 /* Fills t->grp; returns its size (0: nothing can issue). */
@@ -94,7 +94,7 @@ static int32_t pick_group(Tm *t, const TmWarp *w)
         uint64_t key;
         if (th->coll || th->inpb || !mdl_thread_ready(t->m, &t->s, i))
             continue;
-        key = (uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L->body[i];
+        key = (uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L.body[i];
         if (best < 0 || key < bkey) {
             best = i;
             bkey = key;
@@ -106,12 +106,12 @@ static int32_t pick_group(Tm *t, const TmWarp *w)
     if (best < 0)
         return 0;
     if (old >= 0)
-        bkey = (uint64_t)pc_of(t, old) << 32 | (uint32_t)t->L->body[old];
+        bkey = (uint64_t)pc_of(t, old) << 32 | (uint32_t)t->L.body[old];
     for (int32_t i = w->first; i < w->first + w->n; i++) {
         const TmThread *th = &t->thr[i];
         if (th->coll || th->inpb || !mdl_thread_ready(t->m, &t->s, i))
             continue;
-        if (((uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L->body[i]) == bkey)
+        if (((uint64_t)pc_of(t, i) << 32 | (uint32_t)t->L.body[i]) == bkey)
             t->grp[n++] = i;
     }
     return n;
@@ -131,33 +131,32 @@ static int idle_cause(const Tm *t, const TmWarp *w)
     return cause;
 }
 
-static int writes_rd(int op)
+/* The register a decoded instruction writes, or -1: loads and atomics
+   (they read their word) and the register-to-register operations. */
+static int dest_reg(const MdlInstr *d)
 {
-    return op == LIT_LD || op == LIT_MOV ||
-           (op >= LIT_ATOM_ADD && op <= LIT_ATOM_CAS) ||
-           (op >= LIT_ADD && op <= LIT_MAX);
-}
-
-static int is_mem(int op)
-{
-    return op <= LIT_ATOM_CAS || op == LIT_CLWB || op == LIT_CLFLUSH;
+    if ((d->flags & MDL_I_READ) ||
+        (d->op >= LIT_MOV && d->op <= LIT_MAX))
+        return d->in->rd;
+    return -1;
 }
 
 /* Registers the instruction reads or writes: 0 ready, else stalls the
    warp (W_REG, or a wake-up when the register is ready) and returns 1. */
-static int scoreboard(Tm *t, int32_t wi, const LitInstr *in)
+static int scoreboard(Tm *t, int32_t wi, const MdlInstr *d)
 {
     TmWarp *w = &t->w[wi];
+    const LitInstr *in = d->in;
     int regs[4], n = 0;
     Tick ready = t->now;
     if (in->a.kind == LIT_OPD_REG)
         regs[n++] = in->a.reg;
     if (in->b.kind == LIT_OPD_REG)
         regs[n++] = in->b.reg;
-    if (is_mem(in->op) && in->m.base.kind == LIT_OPD_REG)
+    if (d->space >= 0 && in->m.base.kind == LIT_OPD_REG)
         regs[n++] = in->m.base.reg;
-    if (writes_rd(in->op))
-        regs[n++] = in->rd;
+    if (dest_reg(d) >= 0)
+        regs[n++] = dest_reg(d);
     for (int i = 0; i < n; i++) {
         if (w->reg_pending[regs[i]]) {
             w->wait_reg = regs[i];
@@ -184,14 +183,13 @@ static int32_t coalesce(Tm *t, int32_t n)
 {
     int32_t nl = 0;
     for (int32_t i = 0; i < n; i++) {
-        int32_t line = t->acc[i].word / t->wpl, j;
-        int32_t key = t->acc[i].space == LIT_PM ? line : -1 - line;
+        int32_t line = t->dec[i].word / t->wpl, j;
+        int32_t key = t->dec[i].space == LIT_PM ? line : -1 - line;
         for (j = 0; j < nl; j++)
             if (t->lines[2 * j] == key)
                 break;
         if (j == nl) {
-            tm_grow(t, (void **)&t->lines, &t->caplines, 2 * nl + 2,
-                    sizeof *t->lines);
+            TM_GROW(t, t->lines, t->caplines, (size_t)(2 * nl + 2));
             t->lines[2 * nl] = key;
             t->lines[2 * nl + 1] = 0;
             nl++;
@@ -211,16 +209,22 @@ static int32_t key_line(int32_t key)
     return key >= 0 ? key : -1 - key;
 }
 
-/* Loads, stores and atomics. Strict writes every PM store through and
-   fences it; a flagged write is acknowledged once persistent when the WPQ
-   is volatile (the reference implementations of the abstract models). */
-static void mem_issue(Tm *t, int32_t wi, const LitInstr *in, int32_t n)
+/* Loads, stores and atomics. A model whose every store depends on all of P
+   (strict) is timed by writing every PM store through and fencing it. A
+   PM write-through is acknowledged once written to NVM with wt_ack = nvm
+   (DESIGN section 4), and so are the strict reference's writes when the
+   WPQ is volatile (that is when they are persistent). */
+static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
 {
     TmWarp *w = &t->w[wi];
-    int op = in->op, space = t->acc[0].space;
-    int atom = op >= LIT_ATOM_ADD, rd = writes_rd(op) ? in->rd : -1;
-    int strict = t->kind == LIT_STRICT && space == LIT_PM && op != LIT_LD;
-    unsigned persist = t->kind != LIT_HW && t->volatile_wpq ? F_PERSIST : 0;
+    int op = d->op, space = d->space;
+    int write = (d->flags & MDL_I_WRITE) != 0;
+    int atom = write && (d->flags & MDL_I_READ), rd = dest_reg(d);
+    int strict = (t->pol->store_deps & MDL_SET_ALL) && space == LIT_PM &&
+                 write;
+    unsigned wt_ack = space == LIT_PM &&
+                      (t->wt_ack_nvm || (strict && t->volatile_wpq))
+                          ? F_ACKNVM : 0;
     Tick start = t->now;
     int32_t nl;
     if (space == LIT_SHARED) {
@@ -231,25 +235,25 @@ static void mem_issue(Tm *t, int32_t wi, const LitInstr *in, int32_t n)
             w->ready = start + 1;
         return;
     }
-    if (space == LIT_PM && t->kind != LIT_STRICT)
+    if (space == LIT_PM && !(t->pol->store_deps & MDL_SET_ALL))
         for (int32_t i = 0; i < n; i++) {
             TmThread *th = &t->thr[t->grp[i]];
-            int32_t line = t->acc[i].word / t->wpl;
-            if (op != LIT_LD)
+            int32_t line = t->dec[i].word / t->wpl;
+            if (write)
                 tm_own_add(t, &th->own, line);
-            if ((op == LIT_LD || atom) &&
-                (t->kind == LIT_EPOCH || t->kind == LIT_BEPOCH))
+            if ((t->dec[i].flags & MDL_I_READ) &&
+                (t->pol->tracks & MDL_SET_OBS))
                 tm_own_add(t, &th->obs, line);
         }
     nl = atom ? n : coalesce(t, n);
     for (int32_t j = 0; j < nl; j++) {
-        int32_t line = atom ? t->acc[j].word / t->wpl
+        int32_t line = atom ? t->dec[j].word / t->wpl
                             : key_line(t->lines[2 * j]);
         int32_t bytes = atom ? 8 : 8 * t->lines[2 * j + 1];
         if (bytes > t->line_bytes)
             bytes = t->line_bytes;
         start = tm_lsu(t, w->sm);
-        if (op == LIT_LD) {
+        if (!write) {
             Tick r = tm_mem_load(t, space, line, w->sm, wi, rd, start);
             if (r != TICK_NONE && w->reg_ready[rd] < r)
                 w->reg_ready[rd] = r;
@@ -258,11 +262,11 @@ static void mem_issue(Tm *t, int32_t wi, const LitInstr *in, int32_t n)
         tm_l1_inval(t, w->sm, space, line);
         if (atom)
             tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
-                        F_WRITE | (strict ? F_THROUGH | persist : 0), 8,
+                        F_WRITE | (strict ? F_THROUGH | wt_ack : 0), 8,
                         start);
         else if (strict || op == LIT_ST_WT)
             tm_mem_send(t, RQ_WT, space, line, w->sm, wi, -1, -1,
-                        F_WRITE | (strict ? persist : 0), bytes, start);
+                        F_WRITE | wt_ack, bytes, start);
         else
             tm_mem_send(t, RQ_STORE, space, line, w->sm, wi, -1, -1, F_WRITE,
                         bytes, start);
@@ -318,50 +322,92 @@ static void hw_issue(Tm *t, int32_t wi, int op, int32_t n)
 
 /* ---- after the step ------------------------------------------------------- */
 
-/* Threads the model released from bar.sync / grid.sync. */
-static void bar_scan(Tm *t, int32_t first, int32_t n, int kind)
+static void set_done(Tm *t, int32_t slot)
 {
-    for (int32_t i = first; i < first + n; i++) {
-        TmThread *th = &t->thr[i];
-        if (th->mwait != kind || !mdl_thread_ready(t->m, &t->s, i))
-            continue;
-        th->mwait = 0;
-        if (kind == 1)
-            t->cta_bar[t->L->cta[i]]--;
-        else
-            t->grid_wait--;
-        tm_wake(t, th->warp, t->now + 1);
+    if (!t->thr[slot].done) {
+        t->thr[slot].done = 1;
+        tm_thr_update(t, slot);
     }
 }
 
+/* Threads the model released from bar.sync / grid.sync: running again, or
+   finished when the barrier ended their body. A thread of the group held
+   at a collective persist barrier has not arrived under the timed model
+   (the strict engine let it pass): then nothing is released, and the run
+   ends as the barrier divergence it is (tm_run.c, stuck). */
+static int group_held(const Tm *t, int32_t first, int32_t n)
+{
+    for (int32_t i = first; i < first + n; i++)
+        if (t->thr[i].coll)
+            return 1;
+    return 0;
+}
+
+static void bar_scan(Tm *t, int32_t first, int32_t n, int kind)
+{
+    if (group_held(t, first, n))
+        return;
+    for (int32_t i = first; i < first + n; i++) {
+        TmThread *th = &t->thr[i];
+        int done;
+        if (th->mwait != kind)
+            continue;
+        done = mdl_thread_done(t->m, &t->s, i);
+        if (!done && !mdl_thread_ready(t->m, &t->s, i))
+            continue;
+        th->mwait = 0;
+        if (kind == 1)
+            t->cta_bar[t->L.cta[i]]--;
+        else
+            t->grid_wait--;
+        if (done)
+            set_done(t, i);
+        else
+            tm_wake(t, th->warp, t->now + 1);
+    }
+}
+
+/* After the group's steps. A launch the model has left (its last thread
+   finished) has every thread done; the state then describes the next
+   launch, so it is not asked about these slots. A thread the strict engine
+   let through a barrier its group cannot pass under the timed model (a
+   thread of the group is held at a collective persist barrier) waits. */
 static void after_step(Tm *t, int32_t wi, int op, int32_t n)
 {
     TmWarp *w = &t->w[wi];
     int scan = 0;
+    int left = mdl_terminal(t->m, &t->s) ||
+               mdl_launch_index(t->m, &t->s) != t->launch;
     for (int32_t i = 0; i < n; i++) {
         int32_t slot = t->grp[i];
         TmThread *th = &t->thr[slot];
+        int done = left || mdl_thread_done(t->m, &t->s, slot);
+        int waits = !done && !mdl_thread_ready(t->m, &t->s, slot);
+        if ((t->dec[i].flags & MDL_I_WAITS) &&
+            (op == LIT_GRID_SYNC ? t->held > 0
+                                 : group_held(t, t->L.cta_first[w->cta],
+                                              t->L.cta_count[w->cta]))) {
+            waits = 1;
+            done = 0;
+        }
         th->last_issue = w->issued;
-        if (t->acc[i].waits) {
+        if (waits) {
             th->mwait = op == LIT_BAR_SYNC ? 1 : 2;
             if (th->mwait == 1)
                 t->cta_bar[w->cta]++;
             else
                 t->grid_wait++;
         }
-        scan |= t->acc[i].waits || t->acc[i].done;
-        if (t->acc[i].done && !th->done) {
-            th->done = 1;
-            tm_thr_update(t, slot);
-        }
+        scan |= (t->dec[i].flags & MDL_I_WAITS) || done;
+        if (done)
+            set_done(t, slot);
     }
-    if (mdl_terminal(t->m, &t->s) ||
-        mdl_launch_index(t->m, &t->s) != t->launch) {
+    if (left) {
         t->ended = 1;
         return;
     }
     if (scan && t->cta_bar[w->cta])
-        bar_scan(t, t->L->cta_first[w->cta], t->L->cta_count[w->cta], 1);
+        bar_scan(t, t->L.cta_first[w->cta], t->L.cta_count[w->cta], 1);
     if (scan && t->grid_wait)
         bar_scan(t, 0, t->nthr, 2);
 }
@@ -370,7 +416,7 @@ static void issue(Tm *t, int32_t wi)
 {
     TmWarp *w = &t->w[wi];
     TmSm *sm = &t->sm[w->sm];
-    const LitInstr *in;
+    const MdlInstr *d = &t->dec[0];
     int32_t n;
     if (sm->issue_t != t->now) {
         sm->issue_t = t->now;
@@ -386,23 +432,24 @@ static void issue(Tm *t, int32_t wi)
         tm_warp_idle(t, w, idle_cause(t, w), t->now);
         return;
     }
-    in = &t->k->bodies[t->L->body[t->grp[0]]].code[pc_of(t, t->grp[0])];
-    if (scoreboard(t, wi, in))
+    if (mdl_decode(t->m, &t->s, t->grp[0], &t->dec[0]) ||
+        scoreboard(t, wi, d))
         return;
     tm_cause(t, w, C_NONE, t->now);
     sm->issued++;
     for (int32_t i = 0; i < n; i++) {
         MdlError e;
-        int r = mdl_step(t->m, &t->s, (uint32_t)t->grp[i], &t->acc[i], &e);
+        int r = i && mdl_decode(t->m, &t->s, t->grp[i], &t->dec[i]) ? -1
+                : mdl_step(t->m, &t->s, (uint32_t)t->grp[i], NULL, &e);
         t->steps++;
         if (r > 0) {
-            tm_error(t, MDL_TIME_ERROR, "%s: %s (thread %d, line %d)",
+            tm_error(t, TM_ERROR, "%s: %s (thread %d, line %d)",
                      mdl_err_names[e.kind], e.msg, (int)e.gtid, (int)e.line);
             return;
         }
         if (r < 0) {
-            tm_error(t, MDL_TIME_ERROR, "internal: thread %d cannot step",
-                     (int)t->L->gtid[t->grp[i]]);
+            tm_error(t, TM_ERROR, "internal: thread %d cannot step",
+                     (int)t->L.gtid[t->grp[i]]);
             return;
         }
     }
@@ -411,13 +458,12 @@ static void issue(Tm *t, int32_t wi)
     w->ready = t->now + 1;
     if (t->last_issue < t->now + 1)
         t->last_issue = t->now + 1;
-    switch (in->op) {
-    case LIT_LD: case LIT_ST: case LIT_ST_WT:
-    case LIT_ATOM_ADD: case LIT_ATOM_EXCH: case LIT_ATOM_CAS:
-        mem_issue(t, wi, in, n);
+    switch (d->flags & (MDL_I_READ | MDL_I_WRITE) ? -1 : d->op) {
+    case -1:
+        mem_issue(t, wi, d, n);
         break;
     case LIT_CLWB: case LIT_CLFLUSH: case LIT_L2WB: case LIT_PCOMMIT:
-        hw_issue(t, wi, in->op, n);
+        hw_issue(t, wi, d->op, n);
         break;
     case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
         if (w->outstanding) {
@@ -426,12 +472,12 @@ static void issue(Tm *t, int32_t wi)
         }
         break;
     case LIT_PBAR_WI: case LIT_PBAR_WG: case LIT_PBAR_KR: case LIT_PSYNC:
-        tm_pb_issue(t, wi, in->op, n);
+        tm_pb_issue(t, wi, d->op, n);
         break;
     default:
         break;
     }
-    after_step(t, wi, in->op, n);
+    after_step(t, wi, d->op, n);
     if (w->wait == W_NONE)
         tm_wake(t, wi, w->ready);
 }

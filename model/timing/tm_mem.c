@@ -1,31 +1,26 @@
 /*
- * mdl_time_mem.c — the memory hierarchy of the timing model: a request's
- * way from an SM through the crossbar to its L2 partition, on to the
- * partition's memory controller (NVM banks behind a write-pending queue,
- * DRAM banks), and its acknowledgement or data back to the SM.
+ * tm_mem.c — a request's way from an SM through the crossbar to its L2
+ * partition, from there to its memory controller (tm_mc.c), and its
+ * acknowledgement or data back to the SM.
  *
  * Line L of a space lives in partition L mod partitions and controller
- * L mod controllers (DESIGN section 2, Layout), bank (L / controllers) mod
- * nvm_banks. Partition p sits next to controller p mod controllers, so
- * only SM <-> partition traffic crosses the crossbar.
+ * L mod controllers (DESIGN section 2, Layout). Partition p sits next to
+ * controller p mod controllers, so only SM <-> partition traffic crosses
+ * the crossbar.
  *
  * Paths (every arrow through a FCFS server, section "Parameters" of
  * specs/timing.md gives the numbers):
  *   SM LSU -> crossbar -> partition input port -> L2 tag port -> L2 done
- *   L2 done -> controller front end -> WPQ (NVM write) / bank (read, DRAM)
+ *   L2 done -> controller front end -> read queue / WPQ -> bank (tm_mc.c)
  *   -> crossbar -> SM input port -> done
  * L2 is write-back, write-allocate without fetch (a store miss allocates
  * the line); loads and atomics that miss fetch the line, and later
  * requests for a line being filled wait for that fill (one MSHR per line).
- * The WPQ of a controller holds wpq_entries writes; a write that finds it
- * full waits at the controller (back-pressure). Entries start their NVM
- * writes in FIFO order, each on its line's bank, and leave the queue when
- * written, so they also finish in FIFO order.
  */
 #include <math.h>
 #include <string.h>
 
-#include "model/mdl_time_int.h"
+#include "model/timing/timing_int.h"
 
 static int32_t gid(const Tm *t, int space, int32_t line)
 {
@@ -40,30 +35,22 @@ void tm_mem_init(Tm *t)
                        t->line_bytes / t->npart;
     t->sm = tm_alloc(t, (size_t)t->nsm * sizeof *t->sm);
     t->part = tm_alloc(t, (size_t)t->npart * sizeof *t->part);
-    t->ctrl = tm_alloc(t, (size_t)t->nctrl * sizeof *t->ctrl);
     for (int32_t i = 0; i < t->nsm; i++)
         tm_cache_init(t, &t->sm[i].l1, l1_lines, TM_L1_WAYS);
     for (int32_t i = 0; i < t->npart; i++)
         tm_cache_init(t, &t->part[i].l2, l2_lines, TM_L2_WAYS);
-    for (int32_t i = 0; i < t->nctrl; i++) {
-        TmCtrl *c = &t->ctrl[i];
-        c->nvm_bank = tm_alloc(t, (size_t)t->nbank * sizeof(Tick));
-        c->dram_bank = tm_alloc(t, (size_t)t->nbank * sizeof(Tick));
-        c->ring = tm_alloc(t, (size_t)t->wpq_cap * sizeof *c->ring);
-        c->blk_head = c->blk_tail = c->drn_head = c->drn_tail = -1;
-    }
     t->rqfree = -1;
 }
 
-static int32_t req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
+int32_t tm_req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
 {
     int32_t i = t->rqfree;
     TmReq *r;
     if (i >= 0) {
         t->rqfree = t->rq[i].next;
     } else {
-        tm_grow(t, (void **)&t->rq, &t->caprq, t->nrq + 1, sizeof *t->rq);
-        i = t->nrq++;
+        TM_GROW(t, t->rq, t->caprq, t->nrq + 1);
+        i = (int32_t)t->nrq++;
     }
     r = &t->rq[i];
     memset(r, 0, sizeof *r);
@@ -73,11 +60,11 @@ static int32_t req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
     r->sm = sm;
     r->warp = r->batch = -1;
     r->reg = -1;
-    r->next = r->waiters = r->way = -1;
+    r->next = r->waiters = r->way = r->bank = r->row = -1;
     return i;
 }
 
-static void req_free(Tm *t, int32_t i)
+void tm_req_free(Tm *t, int32_t i)
 {
     t->rq[i].next = t->rqfree;
     t->rqfree = i;
@@ -99,7 +86,7 @@ static void req_attach(Tm *t, int32_t i)
         t->b[r->batch].outstanding++;
 }
 
-static void stage_at(Tm *t, int32_t i, int stage, Tick at)
+void tm_stage_at(Tm *t, int32_t i, int stage, Tick at)
 {
     t->rq[i].stage = (uint8_t)stage;
     tm_post(t, at, EV_REQ, i);
@@ -115,14 +102,14 @@ Tick tm_lsu(Tm *t, int32_t sm)
 
 static void req_send(Tm *t, int32_t i, Tick depart)
 {
-    stage_at(t, i, S_PART, depart + t->icnt_lat);
+    tm_stage_at(t, i, S_PART, depart + t->icnt_lat);
 }
 
 int32_t tm_mem_send(Tm *t, int kind, int space, int32_t line, int32_t sm,
                     int32_t warp, int32_t batch, int reg, unsigned flags,
                     int32_t bytes, Tick start)
 {
-    int32_t i = req_new(t, kind, space, line, sm);
+    int32_t i = tm_req_new(t, kind, space, line, sm);
     TmReq *r = &t->rq[i];
     r->warp = warp;
     r->batch = batch;
@@ -150,7 +137,7 @@ Tick tm_mem_load(Tm *t, int space, int32_t line, int32_t sm, int32_t warp,
         }
         if (i >= 0) {                   /* merge with the fill in flight */
             int32_t f = c->l[i].fill;
-            r = req_new(t, RQ_MERGED, space, line, sm);
+            r = tm_req_new(t, RQ_MERGED, space, line, sm);
             t->rq[r].warp = warp;
             t->rq[r].reg = (int8_t)reg;
             req_attach(t, r);
@@ -233,7 +220,7 @@ int64_t tm_l2_dirty_pm(Tm *t)
 
 static void to_mc(Tm *t, int32_t i, Tick at)
 {
-    stage_at(t, i, S_MC, at);
+    tm_stage_at(t, i, S_MC, at);
 }
 
 /* Writes the line held in L2 entry idx of partition cache c back: a new
@@ -246,12 +233,12 @@ static int32_t writeback(Tm *t, const TmCache *c, int32_t idx, int32_t like,
     int32_t line = space == LIT_PM ? tag : tag - t->pm_lines;
     t->out->l2_writebacks++;
     if (like < 0) {
-        r = req_new(t, RQ_WB, space, line, -1);
+        r = tm_req_new(t, RQ_WB, space, line, -1);
     } else {
         const TmReq *o = &t->rq[like];
         int32_t sm = o->sm, warp = o->warp, batch = o->batch;
-        unsigned flags = o->flags & (F_WRITE | F_PERSIST);
-        r = req_new(t, RQ_FLUSH, space, line, sm);
+        unsigned flags = o->flags & (F_WRITE | F_ACKNVM);
+        r = tm_req_new(t, RQ_FLUSH, space, line, sm);
         t->rq[r].warp = warp;
         t->rq[r].batch = batch;
         t->rq[r].flags = (uint8_t)flags;
@@ -300,16 +287,16 @@ static int32_t req_flits(const TmReq *r)
     }
 }
 
-static void respond(Tm *t, int32_t i)
+void tm_respond(Tm *t, int32_t i)
 {
-    stage_at(t, i, S_SM, t->now + t->icnt_lat);
+    tm_stage_at(t, i, S_SM, t->now + t->icnt_lat);
 }
 
 /* Requests that cannot get an L2 line go to memory directly. */
 static void bypass(Tm *t, int32_t i)
 {
     const TmReq *r = &t->rq[i];
-    int32_t wb = req_new(t, RQ_WB, r->space, r->line, -1);
+    int32_t wb = tm_req_new(t, RQ_WB, r->space, r->line, -1);
     t->rq[wb].bytes = t->rq[i].bytes ? t->rq[i].bytes : 8;
     to_mc(t, wb, t->now);
 }
@@ -329,13 +316,13 @@ static void atom_apply(Tm *t, int32_t i, int32_t idx)
         r->bytes = 8;
         to_mc(t, i, t->now);
     } else {
-        respond(t, i);
+        tm_respond(t, i);
     }
 }
 
 static void start_fill(Tm *t, int32_t i, int32_t idx)
 {
-    int32_t f = req_new(t, RQ_FILL, t->rq[i].space, t->rq[i].line, -1);
+    int32_t f = tm_req_new(t, RQ_FILL, t->rq[i].space, t->rq[i].line, -1);
     t->rq[f].way = idx;
     t->rq[f].waiters = i;
     t->rq[i].next = -1;
@@ -373,7 +360,7 @@ static void l2_read(Tm *t, int32_t i)
         if (r->kind == RQ_ATOM)
             atom_apply(t, i, idx);
         else
-            respond(t, i);
+            tm_respond(t, i);
         return;
     }
     start_fill(t, i, l2_alloc(t, r->space, r->line));
@@ -392,7 +379,7 @@ static void l2wb_partition(Tm *t, int32_t i)
         pt->tag_free = start + 1;
         writeback(t, c, (int32_t)k, i, start + 1);
     }
-    respond(t, i);
+    tm_respond(t, i);
 }
 
 static void l2_done(Tm *t, int32_t i)
@@ -414,7 +401,7 @@ static void l2_done(Tm *t, int32_t i)
         } else {
             bypass(t, i);
         }
-        respond(t, i);
+        tm_respond(t, i);
         break;
     case RQ_WT:
         idx = l2_find(t, r->space, r->line);
@@ -430,7 +417,7 @@ static void l2_done(Tm *t, int32_t i)
             r->bytes = t->line_bytes;
             to_mc(t, i, t->now);
         } else {
-            respond(t, i);
+            tm_respond(t, i);
         }
         if (idx >= 0 && (r->flags & F_INVAL) && c->l[idx].fill < 0)
             c->l[idx].tag = -1;
@@ -444,112 +431,6 @@ static void l2_done(Tm *t, int32_t i)
     }
 }
 
-/* ---- controllers ------------------------------------------------------------ */
-
-static void wpq_accept(Tm *t, TmCtrl *c, int32_t i)
-{
-    TmReq *r = &t->rq[i];
-    Tick *bank = &c->nvm_bank[(r->line / t->nctrl) % t->nbank];
-    Tick start = t->now;
-    TmEntry *e;
-    if (*bank > start)
-        start = *bank;
-    if (c->last_start > start)
-        start = c->last_start;
-    c->last_start = start;
-    *bank = start + t->nvm_w;
-    e = &c->ring[(c->head + c->count) % t->wpq_cap];
-    c->count++;
-    if (c->count > t->out->wpq_peak)
-        t->out->wpq_peak = c->count;
-    e->seq = r->seq;
-    e->bytes = r->bytes;
-    e->ack = -1;
-    tm_post(t, start + t->nvm_w, EV_WPQ, (int32_t)(c - t->ctrl));
-    if (r->kind == RQ_WB)
-        req_free(t, i);
-    else if (r->flags & F_PERSIST)
-        e->ack = i;
-    else
-        respond(t, i);
-}
-
-static void chain_append(Tm *t, int32_t *head, int32_t *tail, int32_t i)
-{
-    t->rq[i].next = -1;
-    if (*tail >= 0)
-        t->rq[*tail].next = i;
-    else
-        *head = i;
-    *tail = i;
-}
-
-static int32_t chain_pop(Tm *t, int32_t *head, int32_t *tail)
-{
-    int32_t i = *head;
-    *head = t->rq[i].next;
-    if (*head < 0)
-        *tail = -1;
-    return i;
-}
-
-static void mc_done(Tm *t, int32_t i)
-{
-    TmReq *r = &t->rq[i];
-    TmCtrl *c = &t->ctrl[r->line % t->nctrl];
-    int32_t b = (r->line / t->nctrl) % t->nbank;
-    Tick *bank, start;
-    if (r->kind == RQ_FILL) {
-        int pm = r->space == LIT_PM;
-        bank = pm ? &c->nvm_bank[b] : &c->dram_bank[b];
-        start = *bank > t->now ? *bank : t->now;
-        *bank = start + (pm ? t->nvm_r : t->dram_r);
-        stage_at(t, i, S_FILLED, *bank);
-        return;
-    }
-    if (r->kind == RQ_DRAIN) {
-        if (c->seq_done >= c->seq_in) {
-            respond(t, i);
-        } else {
-            r->seq = c->seq_in;
-            chain_append(t, &c->drn_head, &c->drn_tail, i);
-        }
-        return;
-    }
-    if (r->space == LIT_DRAM) {
-        bank = &c->dram_bank[b];
-        start = *bank > t->now ? *bank : t->now;
-        *bank = start + t->dram_w;
-        if (r->kind == RQ_WB)
-            req_free(t, i);
-        else
-            respond(t, i);
-        return;
-    }
-    r->seq = ++c->seq_in;
-    if (c->count < t->wpq_cap && c->blk_head < 0)
-        wpq_accept(t, c, i);
-    else
-        chain_append(t, &c->blk_head, &c->blk_tail, i);
-}
-
-void tm_wpq_event(Tm *t, int32_t ci)
-{
-    TmCtrl *c = &t->ctrl[ci];
-    TmEntry e = c->ring[c->head];
-    c->head = (c->head + 1) % t->wpq_cap;
-    c->count--;
-    c->seq_done = e.seq;
-    t->out->nvm_writes++;
-    t->out->nvm_bytes += e.bytes;
-    if (e.ack >= 0)
-        respond(t, e.ack);
-    if (c->blk_head >= 0)
-        wpq_accept(t, c, chain_pop(t, &c->blk_head, &c->blk_tail));
-    while (c->drn_head >= 0 && t->rq[c->drn_head].seq <= c->seq_done)
-        respond(t, chain_pop(t, &c->drn_head, &c->drn_tail));
-}
-
 static void filled(Tm *t, int32_t f)
 {
     int32_t idx = t->rq[f].way, w;
@@ -557,13 +438,13 @@ static void filled(Tm *t, int32_t f)
     if (idx >= 0)
         c->l[idx].fill = -1;
     w = chain_fifo(t, t->rq[f].waiters);
-    req_free(t, f);
+    tm_req_free(t, f);
     while (w >= 0) {
         int32_t next = t->rq[w].next;
         if (t->rq[w].kind == RQ_ATOM)
             atom_apply(t, w, idx);
         else
-            respond(t, w);
+            tm_respond(t, w);
         w = next;
     }
 }
@@ -583,11 +464,11 @@ static void complete(Tm *t, int32_t i)
         tm_warp_req_done(t, r);
     if (r->batch >= 0)
         tm_batch_dec(t, r->batch);
-    req_free(t, i);
+    tm_req_free(t, i);
     while (merged >= 0) {
         int32_t next = t->rq[merged].next;
         tm_warp_req_done(t, &t->rq[merged]);
-        req_free(t, merged);
+        tm_req_free(t, merged);
         merged = next;
     }
 }
@@ -601,13 +482,13 @@ void tm_req_event(Tm *t, int32_t i)
         free_at = &t->part[r->line % t->npart].port_free;
         start = t->now > *free_at ? t->now : *free_at;
         *free_at = start + tm_icnt(t, req_flits(r));
-        stage_at(t, i, S_L2, *free_at);
+        tm_stage_at(t, i, S_L2, *free_at);
         break;
     case S_L2:
         free_at = &t->part[r->line % t->npart].tag_free;
         start = t->now > *free_at ? t->now : *free_at;
         *free_at = start + 1;
-        stage_at(t, i, S_L2DONE, start + TM_L2_LAT);
+        tm_stage_at(t, i, S_L2DONE, start + TM_L2_LAT);
         break;
     case S_L2DONE:
         l2_done(t, i);
@@ -616,19 +497,22 @@ void tm_req_event(Tm *t, int32_t i)
         free_at = &t->ctrl[r->line % t->nctrl].fe_free;
         start = t->now > *free_at ? t->now : *free_at;
         *free_at = start + t->mc_occ;
-        stage_at(t, i, S_MCDONE, start + t->mc_lat);
+        tm_stage_at(t, i, S_MCDONE, start + t->mc_lat);
         break;
     case S_MCDONE:
-        mc_done(t, i);
+        tm_mc_arrive(t, i);
         break;
     case S_FILLED:
         filled(t, i);
+        break;
+    case S_WRITTEN:
+        tm_mc_written(t, i);
         break;
     case S_SM:
         free_at = &t->sm[r->sm].port_free;
         start = t->now > *free_at ? t->now : *free_at;
         *free_at = start + tm_icnt(t, resp_flits(t, r));
-        stage_at(t, i, S_DONE, *free_at);
+        tm_stage_at(t, i, S_DONE, *free_at);
         break;
     default:                            /* S_DONE */
         complete(t, i);

@@ -1,10 +1,10 @@
 /*
- * mdl_time_pbar.c — what persist barriers and psync cost under each model:
+ * tm_pbar.c — what persist barriers and psync cost under each model:
  * the reference implementations of DESIGN section 4 ("Timing") on the
  * simulated hierarchy.
  *
  *   strict   every PM store is written through and fenced when it issues
- *            (mdl_time_warp.c), so barriers and psync have nothing left to
+ *            (tm_warp.c), so barriers and psync have nothing left to
  *            do: they cost their issue cycle.
  *   epoch    a barrier writes back the lines of the thread's pending
  *            stores and of the dirty lines it read since its last barrier
@@ -26,40 +26,54 @@
  *            is pbar.
  *
  * "Persistent" is accepted by a durable WPQ, or written to NVM when the
- * WPQ is volatile (requests flagged F_PERSIST). Lines are tracked per
+ * WPQ is volatile (requests flagged F_ACKNVM). Lines are tracked per
  * thread since its last barrier (Own as stored, Obs as read); a line read
  * counts only if it is dirty in L2 at the barrier (a clean line holds no
  * pending store). A warp runs one action at a time for the threads that
  * issued it (their `inpb` mark); collective actions belong to the scope.
  */
-#include "model/mdl_time_int.h"
+#include "model/timing/timing_int.h"
 
-static unsigned pb_plan(int model, int op)
+/* What barrier `op` does under the timed model, read off its policy row
+   (mdl_policy): the sets it forces are written back and waited for, the
+   sets it only orders are written back in the background, a frontier it
+   forces means waiting for the background writebacks ordered so far, and
+   Obs means the dirty lines the thread read. A model whose stores depend
+   on all of P (strict) persists every store as it issues, so its barriers
+   have nothing left to do. Under the hierarchy (hw) a barrier first waits
+   for the warp's requests and ends by draining every WPQ. */
+static unsigned pb_plan(const Tm *t, int op)
 {
-    int coll = op == LIT_PBAR_WG || op == LIT_PBAR_KR;
-    int psync = op == LIT_PSYNC;
-    switch (model) {
-    case LIT_EPOCH:
-        return PA_FLUSH | PA_OBS;
-    case LIT_BEPOCH:
-        return PA_FLUSH | PA_OBS | (psync ? PA_WAITBG : PA_BG);
-    case LIT_SCOPED:
-        return PA_FLUSH | (coll ? PA_COLL : 0);
-    case LIT_BSCOPED:
-        if (psync)
-            return PA_FLUSH | PA_WAITBG;
-        return PA_FLUSH | PA_BG | (coll ? PA_COLL : 0);
-    case LIT_HW:
-        return PA_FENCE | PA_FLUSH | PA_DRAIN | (coll ? PA_COLL : 0);
-    default:
+    const MdlPolicy *pol = t->pol;
+    const MdlRule *rule = mdl_policy_rule(pol, op);
+    unsigned sets, plan = PA_FLUSH;
+    if (!rule || (pol->store_deps & MDL_SET_ALL))
         return 0;
-    }
+    sets = rule->force | rule->order;
+    if (!sets)
+        return 0;
+    if (sets & MDL_SET_OBS)
+        plan |= PA_OBS;
+    if (!rule->force)
+        plan |= PA_BG;
+    if (rule->force & MDL_SET_F)
+        plan |= PA_WAITBG;
+    if (pol->collective && (op == LIT_PBAR_WG || op == LIT_PBAR_KR))
+        plan |= PA_COLL;
+    if (pol->hierarchy)
+        plan |= PA_FENCE | PA_DRAIN;
+    return plan;
+}
+
+int tm_pb_collective(const Tm *t, int op)
+{
+    return (pb_plan(t, op) & PA_COLL) != 0;
 }
 
 void tm_own_add(Tm *t, TmVec *v, int32_t line)
 {
-    for (int32_t i = v->n - 1; i >= 0 && i >= v->n - 4; i--)
-        if (v->v[i] == line)
+    for (size_t i = v->n; i > 0 && i + 4 > v->n; i--)
+        if (v->v[i - 1] == line)
             return;
     tm_vec_push(t, v, line);
 }
@@ -67,19 +81,19 @@ void tm_own_add(Tm *t, TmVec *v, int32_t line)
 static int32_t batch_new(Tm *t, int kind, int32_t who)
 {
     TmBatch *b;
-    tm_grow(t, (void **)&t->b, &t->capb, t->nb + 1, sizeof *t->b);
+    TM_GROW(t, t->b, t->capb, t->nb + 1);
     b = &t->b[t->nb];
     b->outstanding = 0;
     b->kind = (uint8_t)kind;
     b->who = who;
-    return t->nb++;
+    return (int32_t)t->nb++;
 }
 
 /* ---- writebacks ------------------------------------------------------------- */
 
 static unsigned persist_flag(const Tm *t)
 {
-    return t->kind != LIT_HW && t->volatile_wpq ? F_PERSIST : 0;
+    return !t->pol->hierarchy && t->volatile_wpq ? F_ACKNVM : 0;
 }
 
 /* Writes back the thread's Own lines (and Obs lines still dirty), each
@@ -90,7 +104,7 @@ static void flush_thread(Tm *t, int32_t slot, int obs, int32_t b)
     int32_t sm = t->w[th->warp].sm;
     for (int32_t pass = 0; pass < 2; pass++) {
         TmVec *v = pass ? &th->obs : &th->own;
-        for (int32_t i = 0; i < v->n; i++) {
+        for (size_t i = 0; i < v->n; i++) {
             int32_t line = v->v[i];
             if (t->stamp[line] == t->stampv ||
                 (pass && (!obs || !tm_l2_dirty(t, line))))
@@ -114,8 +128,8 @@ static void drain_all(Tm *t, int32_t sm, int32_t b)
    left. */
 static int bg_done(Tm *t, TmThread *th)
 {
-    int32_t k = 0;
-    for (int32_t i = 0; i < th->bg.n; i++)
+    size_t k = 0;
+    for (size_t i = 0; i < th->bg.n; i++)
         if (t->b[th->bg.v[i]].outstanding)
             th->bg.v[k++] = th->bg.v[i];
     th->bg.n = k;
@@ -132,7 +146,7 @@ void tm_thr_update(Tm *t, int32_t slot)
 {
     TmThread *th = &t->thr[slot];
     int f = th->done && !th->coll && !th->inpb;
-    int32_t cta = t->L->cta[slot];
+    int32_t cta = t->L.cta[slot];
     if (f == th->isfree)
         return;
     th->isfree = (uint8_t)f;
@@ -141,6 +155,7 @@ void tm_thr_update(Tm *t, int32_t slot)
     if (f) {
         scope_check(t, cta);
         scope_check(t, t->ncta);
+        tm_cta_check(t, cta);
     }
 }
 
@@ -164,7 +179,7 @@ static void release(Tm *t, int32_t sc)
 static void scope_advance(Tm *t, int32_t sc)
 {
     TmScope *s = &t->scope[sc];
-    unsigned plan = pb_plan(t->kind, s->op);
+    unsigned plan = pb_plan(t, s->op);
     for (;;) {
         switch (s->stage) {
         case PB_FLUSH:
@@ -216,7 +231,7 @@ static void arrive(Tm *t, TmWarp *w)
         TmThread *th = &t->thr[i];
         if (!th->inpb)
             continue;
-        sc = w->pb_op == LIT_PBAR_WG ? t->L->cta[i] : t->ncta;
+        sc = w->pb_op == LIT_PBAR_WG ? t->L.cta[i] : t->ncta;
         th->inpb = 0;
         th->coll = w->pb_op;
         t->scope[sc].ncoll++;
@@ -250,7 +265,7 @@ void tm_batch_dec(Tm *t, int32_t b)
         scope_advance(t, x->who);
         break;
     default:
-        for (int32_t i = 0; i < t->psync.n; i++)
+        for (size_t i = 0; i < t->psync.n; i++)
             tm_wake(t, t->psync.v[i], t->now);
         t->psync.n = 0;
         break;
@@ -261,7 +276,7 @@ void tm_batch_dec(Tm *t, int32_t b)
 int tm_pb_advance(Tm *t, int32_t wi)
 {
     TmWarp *w = &t->w[wi];
-    unsigned plan = pb_plan(t->kind, w->pb_op);
+    unsigned plan = pb_plan(t, w->pb_op);
     for (;;) {
         switch (w->pb_stage) {
         case PB_FENCE:
@@ -316,7 +331,7 @@ int tm_pb_advance(Tm *t, int32_t wi)
 void tm_pb_issue(Tm *t, int32_t wi, int op, int32_t n)
 {
     TmWarp *w = &t->w[wi];
-    unsigned plan = pb_plan(t->kind, op);
+    unsigned plan = pb_plan(t, op);
     if (!plan)
         return;
     for (int32_t i = 0; i < n; i++) {

@@ -1,10 +1,10 @@
 /*
- * mdl_time_cache.c — set-associative tag arrays with LRU replacement, for
+ * tm_cache.c — set-associative tag arrays with LRU replacement, for
  * the L1s and L2 partitions of the timing model. A line is found by
  * (set, tag); the caller maps lines to sets. A line with a fill in flight
  * is never chosen as a victim.
  */
-#include "model/mdl_time_int.h"
+#include "model/timing/timing_int.h"
 
 /* `lines` lines in sets of `ways` (fewer lines than ways: one set of all
    of them; no line: no cache, every lookup misses). */
