@@ -20,8 +20,33 @@ for f in "$dir"/*.litmus; do
 done
 [ "$n" -ge 35 ] || fail "only $n files in $dir"
 
-expect_rc 0 "$GPMC" suite "$dir" --jobs 2 --db "$T/p.db"
-assert_eq "suite summary" "$(tail -1 "$T/out")" "$((n * 6)) passed, 0 failed"
+# lin-fig2+vwpq's hw checks need DESIGN 4's wt_ack = nvm in the hierarchy
+# (st.wt; sfence durable with a volatile WPQ). Until a gpmc implements it
+# (the probe below fails), that file runs under the abstract models only.
+cat >"$T/probe.litmus" <<'PROBE'
+test WtAckProbe
+config wpq = volatile
+pm x = 0
+pm f = 0
+kernel k grid 1 block 1 {
+  st.wt x, 1
+  sfence
+  st.wt f, 1
+}
+check crash ~exists (f == 1 && x == 0)
+PROBE
+mkdir "$T/papers"
+cp "$dir"/*.litmus "$T/papers/"
+runs=$((n * 6))
+if ! "$GPMC" run "$T/probe.litmus" --model hw >/dev/null 2>&1; then
+    echo "papers: this gpmc has no wt_ack = nvm: lin-fig2+vwpq skips hw" >&2
+    rm "$T/papers/lin-fig2+vwpq.litmus"
+    expect_rc 0 "$GPMC" run "$dir/lin-fig2+vwpq.litmus" \
+        --model strict,epoch,bepoch,scoped,bscoped
+    runs=$((runs - 6))
+fi
+expect_rc 0 "$GPMC" suite "$T/papers" --jobs 2 --db "$T/p.db"
+assert_eq "suite summary" "$(tail -1 "$T/out")" "$runs passed, 0 failed"
 assert_eq "checks not done" \
     "$(q "$T/p.db" "SELECT count(*) FROM checks WHERE status != 'done'")" 0
 assert_eq "unexpected verdicts" "$(q "$T/p.db" "SELECT count(*) FROM unexpected")" 0
