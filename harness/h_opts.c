@@ -78,6 +78,25 @@ static int takes_value(const char *a, unsigned allowed)
     return 0;
 }
 
+/* --no-reduce and --no-fuse, --no-por, --no-slice: the reductions of the
+   default mode a run leaves out (specs/checker.md). */
+static int no_reduce(const char *a, unsigned *reduce)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } flags[] = {
+        {"--no-reduce", CHK_R_ALL}, {"--no-fuse", CHK_R_FUSE},
+        {"--no-por", CHK_R_POR}, {"--no-slice", CHK_R_SLICE},
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+        if (!strcmp(a, flags[i].name)) {
+            *reduce &= ~flags[i].bits;
+            return 1;
+        }
+    return 0;
+}
+
 int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                  const char *cmd)
 {
@@ -106,6 +125,8 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->chk.naive = 1;
             continue;
         }
+        if ((allowed & HO_RUN) && no_reduce(a, &o->chk.reduce))
+            continue;
         if ((allowed & HO_RUN) && !strcmp(a, "--json")) {
             o->json = 1;
             continue;

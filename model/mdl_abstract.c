@@ -83,6 +83,7 @@ static int abs_setup(Model *m, char *err, size_t errlen)
         assert(!(sets & MDL_SET_F) || (m->pol->tracks & MDL_SET_F));
         assert(!r->clear_obs || (m->pol->tracks & MDL_SET_OBS));
     }
+    m->fx_kept = 1;
     /* the shortcut of STRICT above: D(s) = all of P */
     a->at_once = !m->naive && (m->pol->store_deps & MDL_SET_ALL);
     a->cidx = lit_arena_alloc(m->arena,
@@ -231,6 +232,7 @@ static void force(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
     set = closure(m, s, pm_off, set);
     if (!set)
         return;
+    m->fx |= MDL_FX_SHRINK;
     for (int j = 0; j < np; j++) {
         uint64_t e0;
         if (!(set & (1ull << j)))
@@ -274,6 +276,7 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     (void)op;
     if (a->at_once) {
         mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
+        m->fx |= MDL_FX_SET;
         return MDL_OK;
     }
     if (np >= MAXP) {
@@ -301,6 +304,7 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                                     (uint64_t)(slot + 1) << 32);
     mdl_set(s, ENT(m, pm_off, pos) + 1, (uint64_t)v);
     mdl_set(s, ENT(m, pm_off, pos) + 2, mdl_bits_insert(deps, pos));
+    m->fx |= MDL_FX_GROW;
     if (info)
         info->created = pos;
     return MDL_OK;
@@ -517,6 +521,7 @@ static int abs_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
     uint64_t e0 = s->w[ENT(m, pm_off, code)];
     int64_t v = (int64_t)s->w[ENT(m, pm_off, code) + 1];
     mdl_set(s, PERS(m, pm_off, E_WORD(e0)), (uint64_t)v);
+    m->fx |= MDL_FX_SHRINK;
     if (info) {
         char nm[64];
         mdl_word_name(m, LIT_PM, E_WORD(e0), nm, sizeof nm);

@@ -1,0 +1,488 @@
+/*
+ * mdl_access.c — which words a thread's instructions may touch, and what
+ * a thread may do before another thread moves again (its footprint).
+ * The layout of word ids and footprints is in mdl_reduce.h.
+ *
+ * VALUE SETS. A register's possible values are over-approximated per
+ * thread, flow-insensitively: every register starts at {0}; each
+ * instruction that defines it adds what it can produce (mov and
+ * arithmetic over the operands' sets, special registers being constants
+ * of the thread); a load or an atomic, or a set of more than VS_MAX
+ * values, makes it unknown. An index through an unknown register may be
+ * any word of its declaration. Iterating to a fixpoint terminates because
+ * sets only grow and are capped.
+ */
+#include <stdlib.h>
+
+#include "model/mdl_reduce.h"
+
+#define VS_MAX 16
+
+typedef struct {
+    int top, n;
+    int64_t v[VS_MAX];
+} Vs;
+
+static int vs_add(Vs *s, int64_t x)
+{
+    if (s->top)
+        return 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i] == x)
+            return 0;
+    if (s->n == VS_MAX) {
+        s->top = 1;
+        return 1;
+    }
+    s->v[s->n++] = x;
+    return 1;
+}
+
+static int vs_merge(Vs *dst, const Vs *src)
+{
+    int changed = 0;
+    if (dst->top)
+        return 0;
+    if (src->top) {
+        dst->top = 1;
+        return 1;
+    }
+    for (int i = 0; i < src->n; i++)
+        changed |= vs_add(dst, src->v[i]);
+    return changed;
+}
+
+static void opd_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
+                     const LitOperand *o, Vs *out)
+{
+    out->top = 0;
+    out->n = 0;
+    switch (o->kind) {
+    case LIT_OPD_REG: *out = regs[o->reg]; break;
+    case LIT_OPD_SREG: vs_add(out, mdl_special(k, gtid, o->reg)); break;
+    case LIT_OPD_IMM: vs_add(out, o->imm); break;
+    default: vs_add(out, 0); break;
+    }
+}
+
+/* The values instruction `in` may give its destination register. */
+static void def_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
+                     const LitInstr *in, Vs *out)
+{
+    Vs a, b;
+    out->top = 0;
+    out->n = 0;
+    if (in->op == LIT_MOV) {
+        opd_vals(k, gtid, regs, &in->a, out);
+        return;
+    }
+    if (in->op < LIT_ADD || in->op > LIT_MAX) {
+        out->top = 1;                   /* ld, atomics */
+        return;
+    }
+    opd_vals(k, gtid, regs, &in->a, &a);
+    opd_vals(k, gtid, regs, &in->b, &b);
+    if (a.top || b.top || a.n * b.n > VS_MAX) {
+        out->top = 1;
+        return;
+    }
+    for (int i = 0; i < a.n; i++)
+        for (int j = 0; j < b.n; j++) {
+            int64_t v;
+            const char *why;
+            if (!lit_arith(in->op, a.v[i], b.v[j], &v, &why))
+                vs_add(out, v);
+        }
+}
+
+static int defines_rd(int op)
+{
+    return op == LIT_LD || (op >= LIT_ATOM_ADD && op <= LIT_MAX);
+}
+
+static void thread_values(const LitKernel *k, int32_t gtid, const LitBody *b,
+                          Vs *regs)
+{
+    int changed = 1;
+    for (int r = 0; r < 32; r++) {
+        regs[r].top = 0;
+        regs[r].n = 0;
+        vs_add(&regs[r], 0);
+    }
+    while (changed) {
+        changed = 0;
+        for (int pc = 0; pc < b->ninstr; pc++) {
+            Vs d;
+            if (!defines_rd(b->code[pc].op))
+                continue;
+            def_vals(k, gtid, regs, &b->code[pc], &d);
+            changed |= vs_merge(&regs[b->code[pc].rd], &d);
+        }
+    }
+}
+
+/* The values the index of in's memory operand may take (before the
+   constant offset). */
+static void index_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
+                       const LitInstr *in, Vs *idx)
+{
+    if (in->m.base.kind == LIT_OPD_NONE) {
+        idx->top = 0;
+        idx->n = 0;
+        vs_add(idx, 0);
+    } else {
+        opd_vals(k, gtid, regs, &in->m.base, idx);
+    }
+}
+
+int mdl_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
+{
+    const LitProgram *p = m->p;
+    const LitKernel *k = &p->kernels[kernel];
+    int64_t total = (int64_t)k->grid * k->block;
+    Vs *regs = lit_malloc(32 * sizeof *regs);
+    if (!regs)
+        return -1;
+    for (int64_t g = 0; g < total; g++) {
+        const LitBody *b;
+        if (k->body_of[g] < 0)
+            continue;
+        b = &k->bodies[k->body_of[g]];
+        thread_values(k, (int32_t)g, b, regs);
+        for (int pc = 0; pc < b->ninstr; pc++) {
+            const LitInstr *in = &b->code[pc];
+            const LitLoc *l;
+            Vs idx;
+            if (in->op != LIT_LD && (in->op < LIT_ATOM_ADD ||
+                                     in->op > LIT_ATOM_CAS))
+                continue;
+            l = &p->locs[in->m.loc];
+            if (l->space != LIT_PM)
+                continue;
+            index_vals(k, (int32_t)g, regs, in, &idx);
+            for (int32_t j = 0; j < l->size; j++) {
+                int hit = idx.top;
+                for (int v = 0; v < idx.n && !hit; v++)
+                    hit = (int64_t)((uint64_t)idx.v[v] +
+                                    (uint64_t)in->m.off) == j;
+                if (hit)
+                    mark[l->addr + j] = 1;
+            }
+        }
+    }
+    lit_free(regs);
+    return 0;
+}
+
+uint32_t mdl_access_id(const Model *m, const MdlLaunch *L, int i, int space,
+                       int32_t word)
+{
+    const LitProgram *p = m->p;
+    switch (space) {
+    case LIT_PM:
+        return (uint32_t)word;
+    case LIT_DRAM:
+        return (uint32_t)p->pm_words + (uint32_t)word;
+    default:
+        return (uint32_t)p->pm_words + (uint32_t)p->dram_words +
+               (uint32_t)L->cta[i] * (uint32_t)p->shared_words +
+               (uint32_t)word;
+    }
+}
+
+int mdl_access_has(const uint32_t *iv, uint32_t n, uint32_t id)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (iv[2 * mid + 1] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && iv[2 * lo] <= id;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_iv(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : cmp_u32(x + 1, y + 1);
+}
+
+/* Sorts and merges n intervals in place; returns how many remain. */
+static uint32_t iv_norm(uint32_t *iv, uint32_t n)
+{
+    uint32_t k = 0;
+    if (!n)
+        return 0;
+    qsort(iv, n, 2 * sizeof *iv, cmp_iv);
+    for (uint32_t i = 1; i < n; i++) {
+        if (iv[2 * i] <= iv[2 * k + 1] + 1) {
+            if (iv[2 * i + 1] > iv[2 * k + 1])
+                iv[2 * k + 1] = iv[2 * i + 1];
+        } else {
+            k++;
+            iv[2 * k] = iv[2 * i];
+            iv[2 * k + 1] = iv[2 * i + 1];
+        }
+    }
+    return k + 1;
+}
+
+static int launch_part(const Model *m, const MdlLaunch *L, int32_t *idx)
+{
+    for (int part = 0; part < 2; part++) {
+        int32_t n = m->nlaunch[part] ? m->nlaunch[part] : 1;
+        if (L >= m->launch[part] && L < m->launch[part] + n) {
+            *idx = (int32_t)(L - m->launch[part]);
+            return part;
+        }
+    }
+    return -1;
+}
+
+static int observed_any(const Model *m, uint32_t lo, uint32_t hi)
+{
+    const uint8_t *obs = m->red->observed;
+    for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
+        if (!obs || obs[w])
+            return 1;
+    return 0;
+}
+
+/* Flags of one instruction (FP_*), apart from its memory accesses. */
+static unsigned instr_flags(const Model *m, const LitBody *b, int pc)
+{
+    const LitInstr *in = &b->code[pc];
+    unsigned f = 0;
+    int coll = (in->op == LIT_PBAR_WG || in->op == LIT_PBAR_KR) &&
+               m->ops->collective(m, in->op);
+    if (in->op == LIT_BAR_SYNC || (coll && in->op == LIT_PBAR_WG))
+        f |= FP_WAIT_CTA;
+    if (in->op == LIT_GRID_SYNC || (coll && in->op == LIT_PBAR_KR))
+        f |= FP_WAIT_GRID;
+    if (coll)
+        f |= in->op == LIT_PBAR_WG ? FP_PBAR_CTA : FP_PBAR_GRID;
+    if (m->pol->hierarchy && in->op >= LIT_CLWB && in->op <= LIT_PSYNC)
+        f |= FP_GROW;
+    if (in->op == LIT_EXIT)
+        f |= FP_ENDS;
+    else if (!(f & (FP_WAIT_CTA | FP_WAIT_GRID)) &&
+             ((in->op != LIT_BRA && pc + 1 >= b->ninstr) ||
+              (in->op >= LIT_BRA && in->op <= LIT_BGE &&
+               in->target >= b->ninstr)))
+        f |= FP_ENDS;
+    return f;
+}
+
+/* The static accesses of every instruction of slot i. */
+static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
+{
+    const LitProgram *p = m->p;
+    const LitKernel *k = &p->kernels[L->kernel];
+    const LitBody *b = &k->bodies[L->body[i]];
+    Vs *regs = lit_malloc(32 * sizeof *regs);
+    uint32_t *pool = NULL, npool = 0;
+    size_t cap = 0;
+    if (!regs)
+        return -1;
+    thread_values(k, L->gtid[i], b, regs);
+    sr->acc = lit_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
+                                        sizeof *sr->acc);
+    if (!sr->acc)
+        goto oom;
+    for (int pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        MdlAcc *a = &sr->acc[pc];
+        a->flags = (uint8_t)instr_flags(m, b, pc);
+        a->first = npool;
+        if (in->op > LIT_ATOM_CAS)
+            continue;
+        {
+            const LitLoc *l = &p->locs[in->m.loc];
+            Vs idx;
+            uint32_t start = npool;
+            index_vals(k, L->gtid[i], regs, in, &idx);
+            a->rw = (uint8_t)((in->op == LIT_LD ? MDL_I_READ : 0) |
+                              (in->op != LIT_LD ? MDL_I_WRITE : 0) |
+                              (in->op >= LIT_ATOM_ADD ? MDL_I_READ : 0));
+            if (LIT_GROW(pool, cap, 2 * ((size_t)npool +
+                                         (idx.top ? 1 : (size_t)idx.n))))
+                goto oom;
+            if (idx.top) {
+                pool[2 * npool] = mdl_access_id(m, L, i, l->space, l->addr);
+                pool[2 * npool + 1] = pool[2 * npool] + (uint32_t)l->size - 1;
+                npool++;
+            } else {
+                for (int v = 0; v < idx.n; v++) {
+                    int64_t x = (int64_t)((uint64_t)idx.v[v] +
+                                          (uint64_t)in->m.off);
+                    if (x < 0 || x >= l->size)
+                        continue;       /* that value fails: no access */
+                    pool[2 * npool] = mdl_access_id(m, L, i, l->space,
+                                                    l->addr + (int32_t)x);
+                    pool[2 * npool + 1] = pool[2 * npool];
+                    npool++;
+                }
+            }
+            npool = start + iv_norm(pool + 2 * start, npool - start);
+            a->n = (uint16_t)(npool - start);
+            assert(npool - start < 65536);
+            if (l->space == LIT_PM && (a->rw & MDL_I_WRITE))
+                for (uint32_t j = start; j < npool; j++)
+                    if (observed_any(m, pool[2 * j], pool[2 * j + 1]))
+                        a->flags |= FP_GROW;
+        }
+    }
+    sr->pool = lit_arena_alloc(m->arena, (2 * (size_t)npool + 1) *
+                                         sizeof *sr->pool);
+    if (!sr->pool)
+        goto oom;
+    for (uint32_t j = 0; j < 2 * npool; j++)
+        sr->pool[j] = pool[j];
+    sr->foot[0] = lit_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
+                                            sizeof *sr->foot[0]);
+    sr->foot[1] = lit_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
+                                            sizeof *sr->foot[1]);
+    lit_free(pool);
+    lit_free(regs);
+    if (!sr->foot[0] || !sr->foot[1]) {
+        sr->acc = NULL;
+        return -1;
+    }
+    return 0;
+oom:
+    sr->acc = NULL;
+    lit_free(pool);
+    lit_free(regs);
+    return -1;
+}
+
+static MdlSlotRed *slot_red(Model *m, const MdlLaunch *L, int j)
+{
+    int32_t idx;
+    int part = launch_part(m, L, &idx);
+    MdlSlotRed **arr;
+    if (part < 0 || L->kernel < 0 || L->nthreads > MDL_RED_MAX_THREADS)
+        return NULL;
+    arr = &m->red->slots[part][idx];
+    if (!*arr) {
+        *arr = lit_arena_alloc(m->arena, ((size_t)L->nthreads + 1) *
+                                         sizeof **arr);
+        if (!*arr)
+            return NULL;
+    }
+    if (!(*arr)[j].acc && slot_accesses(m, L, j, &(*arr)[j]))
+        return NULL;
+    return &(*arr)[j];
+}
+
+/* Computes the footprint of slot j from pc, variant v. */
+static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
+                           int v, const MdlSlotRed *sr)
+{
+    const LitBody *b = &m->p->kernels[L->kernel].bodies[L->body[j]];
+    unsigned stop = v ? FP_WAIT_GRID : FP_WAIT_CTA | FP_WAIT_GRID;
+    int32_t n = b->ninstr, *stack = lit_malloc(((size_t)n + 1) * sizeof *stack);
+    uint8_t *seen = lit_calloc((size_t)n + 1, 1);
+    uint32_t *iv[2] = {NULL, NULL}, cnt[2] = {0, 0};
+    size_t cap[2] = {0, 0};
+    int32_t top = 0;
+    MdlFoot *f = lit_arena_alloc(m->arena, sizeof *f);
+    if (!stack || !seen || !f)
+        goto fail;
+    stack[top++] = (int32_t)pc;
+    seen[pc] = 1;
+    while (top) {
+        int32_t at = stack[--top], next[2], nn = 0;
+        const LitInstr *in = &b->code[at];
+        const MdlAcc *a = &sr->acc[at];
+        f->flags |= a->flags;
+        for (int k = 0; k < 2; k++) {
+            int want = k ? MDL_I_WRITE : MDL_I_READ;
+            if (!(a->rw & want))
+                continue;
+            if (LIT_GROW(iv[k], cap[k], 2 * ((size_t)cnt[k] + a->n)))
+                goto fail;
+            for (uint32_t q = 0; q < 2u * a->n; q++)
+                iv[k][2 * cnt[k] + q] = sr->pool[2 * a->first + q];
+            cnt[k] += a->n;
+        }
+        if (in->op == LIT_EXIT || (a->flags & stop))
+            continue;
+        if (in->op >= LIT_BRA && in->op <= LIT_BGE)
+            next[nn++] = in->target;
+        if (in->op != LIT_BRA)
+            next[nn++] = at + 1;
+        for (int k = 0; k < nn; k++)
+            if (next[k] < n && !seen[next[k]]) {
+                seen[next[k]] = 1;
+                stack[top++] = next[k];
+            }
+    }
+    for (int k = 0; k < 2; k++) {
+        uint32_t *dst;
+        cnt[k] = iv_norm(iv[k], cnt[k]);
+        dst = lit_arena_alloc(m->arena, (2 * (size_t)cnt[k] + 1) *
+                                        sizeof *dst);
+        if (!dst)
+            goto fail;
+        for (uint32_t q = 0; q < 2 * cnt[k]; q++)
+            dst[q] = iv[k][q];
+        if (k)
+            f->w = dst;
+        else
+            f->r = dst;
+    }
+    f->nr = cnt[0];
+    f->nw = cnt[1];
+    lit_free(iv[0]);
+    lit_free(iv[1]);
+    lit_free(stack);
+    lit_free(seen);
+    return f;
+fail:
+    lit_free(iv[0]);
+    lit_free(iv[1]);
+    lit_free(stack);
+    lit_free(seen);
+    return NULL;
+}
+
+const MdlFoot *mdl_access_foot(Model *m, const MdlLaunch *L, int j,
+                               uint32_t pc, int v)
+{
+    MdlSlotRed *sr = slot_red(m, L, j);
+    const LitBody *b;
+    if (!sr)
+        return NULL;
+    b = &m->p->kernels[L->kernel].bodies[L->body[j]];
+    assert(pc < (uint32_t)b->ninstr);
+    if (!sr->foot[v][pc])
+        sr->foot[v][pc] = foot_build(m, L, j, pc, v, sr);
+    return sr->foot[v][pc];
+}
+
+int mdl_access_setup(Model *m)
+{
+    m->red = lit_arena_alloc(m->arena, sizeof *m->red);
+    return m->red ? 0 : -1;
+}
+
+int mdl_access_launches(Model *m)
+{
+    for (int part = 0; part < 2; part++) {
+        m->red->slots[part] = lit_arena_alloc(
+            m->arena, ((size_t)(m->nlaunch[part] ? m->nlaunch[part] : 1) + 1) *
+                          sizeof *m->red->slots[part]);
+        if (!m->red->slots[part])
+            return -1;
+    }
+    return 0;
+}
