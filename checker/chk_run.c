@@ -37,7 +37,8 @@ static unsigned model_mode(const ChkOptions *o)
     if (o->naive)
         return MDL_NAIVE;
     return (o->reduce & CHK_R_FUSE ? MDL_FUSE : 0) |
-           (o->reduce & CHK_R_POR ? MDL_POR : 0);
+           (o->reduce & CHK_R_POR ? MDL_POR : 0) |
+           (o->reduce & CHK_R_SLICE ? MDL_SLICE : 0);
 }
 
 double chk_now(void)

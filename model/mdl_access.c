@@ -13,6 +13,7 @@
  * sets only grow and are capped.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/mdl_reduce.h"
 
@@ -270,7 +271,8 @@ static unsigned instr_flags(const Model *m, const LitBody *b, int pc)
     if (coll)
         f |= in->op == LIT_PBAR_WG ? FP_PBAR_CTA : FP_PBAR_GRID;
     if (m->pol->hierarchy && in->op >= LIT_CLWB && in->op <= LIT_PSYNC)
-        f |= FP_GROW;
+        f |= in->op <= LIT_CLFLUSH ? FP_GROW | FP_FLUSH
+                                   : FP_GROW | FP_HIER_ALL;
     if (in->op == LIT_EXIT)
         f |= FP_ENDS;
     else if (!(f & (FP_WAIT_CTA | FP_WAIT_GRID)) &&
@@ -278,7 +280,91 @@ static unsigned instr_flags(const Model *m, const LitBody *b, int pc)
               (in->op >= LIT_BRA && in->op <= LIT_BGE &&
                in->target >= b->ninstr)))
         f |= FP_ENDS;
+    if (m->pol->hierarchy && (f & FP_ENDS))
+        f |= FP_HIER_ALL;               /* the join completes requests */
     return f;
+}
+
+/* Largest increment of a growing counter: wrapping around then takes 2^32
+   passes, more states than an exploration can number. */
+#define STEP_MAX ((int64_t)1 << 32)
+
+/* Whether register r only ever grows in body b (STICKY JUMPS). */
+static int grows_only(const LitBody *b, int r)
+{
+    int defs = 0;
+    for (int pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        if (!defines_rd(in->op) || in->rd != r)
+            continue;
+        if (in->a.kind != LIT_OPD_REG || in->a.reg != r ||
+            in->b.kind != LIT_OPD_IMM ||
+            !((in->op == LIT_ADD && in->b.imm > 0 &&
+               in->b.imm <= STEP_MAX) ||
+              (in->op == LIT_SUB && in->b.imm < 0 &&
+               in->b.imm >= -STEP_MAX)))
+            return 0;
+        defs++;
+    }
+    return defs > 0;
+}
+
+/* Whether every path from pc t reaches pc b only through pc p. */
+static int dominates(const LitBody *b, int32_t t, int32_t p, int32_t to,
+                     int32_t *stack, uint8_t *seen)
+{
+    int32_t top = 0;
+    if (t == p)
+        return 1;
+    memset(seen, 0, (size_t)b->ninstr + 1);
+    stack[top++] = t;
+    seen[t] = 1;
+    while (top) {
+        int32_t at = stack[--top], next[2], nn = 0;
+        const LitInstr *in = &b->code[at];
+        if (at == to)
+            return 0;
+        if (in->op == LIT_EXIT)
+            continue;
+        if (in->op >= LIT_BRA && in->op <= LIT_BGE)
+            next[nn++] = in->target;
+        if (in->op != LIT_BRA)
+            next[nn++] = at + 1;
+        for (int k = 0; k < nn; k++)
+            if (next[k] < b->ninstr && next[k] != p && !seen[next[k]]) {
+                seen[next[k]] = 1;
+                stack[top++] = next[k];
+            }
+    }
+    return 1;
+}
+
+/* STICKY JUMPS of body b into sticky (per pc). */
+static int find_sticky(const LitBody *b, uint8_t *sticky)
+{
+    int32_t *stack = lit_malloc(((size_t)b->ninstr + 1) * sizeof *stack);
+    uint8_t *seen = lit_malloc((size_t)b->ninstr + 1);
+    if (!stack || !seen) {
+        lit_free(stack);
+        lit_free(seen);
+        return -1;
+    }
+    for (int32_t pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        int bounded = 0;
+        if (in->op < LIT_BRA || in->op > LIT_BGE || in->target > pc)
+            continue;
+        for (int32_t p = in->target; p <= pc && !bounded; p++) {
+            const LitInstr *d = &b->code[p];
+            bounded = (d->op == LIT_ADD || d->op == LIT_SUB) &&
+                      grows_only(b, d->rd) &&
+                      dominates(b, in->target, p, pc, stack, seen);
+        }
+        sticky[pc] = (uint8_t)!bounded;
+    }
+    lit_free(stack);
+    lit_free(seen);
+    return 0;
 }
 
 /* The static accesses of every instruction of slot i. */
@@ -295,23 +381,25 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
     thread_values(k, L->gtid[i], b, regs);
     sr->acc = lit_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
                                         sizeof *sr->acc);
-    if (!sr->acc)
+    sr->sticky = lit_arena_alloc(m->arena, (size_t)b->ninstr + 1);
+    if (!sr->acc || !sr->sticky || find_sticky(b, sr->sticky))
         goto oom;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const LitInstr *in = &b->code[pc];
         MdlAcc *a = &sr->acc[pc];
         a->flags = (uint8_t)instr_flags(m, b, pc);
         a->first = npool;
-        if (in->op > LIT_ATOM_CAS)
+        if (in->op > LIT_ATOM_CAS && !(a->flags & FP_FLUSH))
             continue;
         {
             const LitLoc *l = &p->locs[in->m.loc];
             Vs idx;
             uint32_t start = npool;
             index_vals(k, L->gtid[i], regs, in, &idx);
-            a->rw = (uint8_t)((in->op == LIT_LD ? MDL_I_READ : 0) |
-                              (in->op != LIT_LD ? MDL_I_WRITE : 0) |
-                              (in->op >= LIT_ATOM_ADD ? MDL_I_READ : 0));
+            a->rw = (uint8_t)(in->op > LIT_ATOM_CAS ? 0
+                              : (in->op == LIT_LD ? MDL_I_READ : 0) |
+                                (in->op != LIT_LD ? MDL_I_WRITE : 0) |
+                                (in->op >= LIT_ATOM_ADD ? MDL_I_READ : 0));
             if (LIT_GROW(pool, cap, 2 * ((size_t)npool +
                                          (idx.top ? 1 : (size_t)idx.n))))
                 goto oom;
@@ -391,8 +479,9 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
     unsigned stop = v ? FP_WAIT_GRID : FP_WAIT_CTA | FP_WAIT_GRID;
     int32_t n = b->ninstr, *stack = lit_malloc(((size_t)n + 1) * sizeof *stack);
     uint8_t *seen = lit_calloc((size_t)n + 1, 1);
-    uint32_t *iv[2] = {NULL, NULL}, cnt[2] = {0, 0};
-    size_t cap[2] = {0, 0};
+    uint32_t *iv[3] = {NULL, NULL, NULL}, cnt[3] = {0, 0, 0};
+    size_t cap[3] = {0, 0, 0};
+    uint32_t wpl = (uint32_t)m->p->words_per_line;
     int32_t top = 0;
     MdlFoot *f = lit_arena_alloc(m->arena, sizeof *f);
     if (!stack || !seen || !f)
@@ -414,6 +503,20 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
                 iv[k][2 * cnt[k] + q] = sr->pool[2 * a->first + q];
             cnt[k] += a->n;
         }
+        if (m->pol->hierarchy && ((a->rw & MDL_I_WRITE) ||
+                                  (a->flags & FP_FLUSH))) {
+            if (LIT_GROW(iv[2], cap[2], 2 * ((size_t)cnt[2] + a->n)))
+                goto fail;
+            for (uint32_t q = 0; q < a->n; q++) {
+                uint32_t lo = sr->pool[2 * (a->first + q)],
+                         hi = sr->pool[2 * (a->first + q) + 1];
+                if (lo >= (uint32_t)m->p->pm_words)
+                    continue;           /* not PM */
+                iv[2][2 * cnt[2]] = lo / wpl;
+                iv[2][2 * cnt[2] + 1] = hi / wpl;
+                cnt[2]++;
+            }
+        }
         if (in->op == LIT_EXIT || (a->flags & stop))
             continue;
         if (in->op >= LIT_BRA && in->op <= LIT_BGE)
@@ -426,7 +529,7 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
                 stack[top++] = next[k];
             }
     }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         uint32_t *dst;
         cnt[k] = iv_norm(iv[k], cnt[k]);
         dst = lit_arena_alloc(m->arena, (2 * (size_t)cnt[k] + 1) *
@@ -435,21 +538,24 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
             goto fail;
         for (uint32_t q = 0; q < 2 * cnt[k]; q++)
             dst[q] = iv[k][q];
-        if (k)
+        if (k == 2)
+            f->h = dst;
+        else if (k)
             f->w = dst;
         else
             f->r = dst;
     }
     f->nr = cnt[0];
     f->nw = cnt[1];
-    lit_free(iv[0]);
-    lit_free(iv[1]);
+    f->nh = cnt[2];
+    for (int k = 0; k < 3; k++)
+        lit_free(iv[k]);
     lit_free(stack);
     lit_free(seen);
     return f;
 fail:
-    lit_free(iv[0]);
-    lit_free(iv[1]);
+    for (int k = 0; k < 3; k++)
+        lit_free(iv[k]);
     lit_free(stack);
     lit_free(seen);
     return NULL;
@@ -469,10 +575,21 @@ const MdlFoot *mdl_access_foot(Model *m, const MdlLaunch *L, int j,
     return sr->foot[v][pc];
 }
 
+int mdl_access_sticky(Model *m, const MdlLaunch *L, int j, uint32_t pc)
+{
+    MdlSlotRed *sr = slot_red(m, L, j);
+    return !sr || sr->sticky[pc];
+}
+
 int mdl_access_setup(Model *m)
 {
     m->red = lit_arena_alloc(m->arena, sizeof *m->red);
-    return m->red ? 0 : -1;
+    if (!m->red)
+        return -1;
+    /* hw with a durable WPQ (mdl_por.c, CLASSES) */
+    m->red->writes_grow = m->pol->hierarchy &&
+                          m->p->config.val[LIT_CFG_WPQ] == 0;
+    return 0;
 }
 
 int mdl_access_launches(Model *m)

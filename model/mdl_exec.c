@@ -250,6 +250,17 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
         lit_arena_free(a);
         return NULL;
     }
+    m->init_pm = lit_arena_alloc(a, ((size_t)p->pm_words + 1) *
+                                    sizeof *m->init_pm);
+    if (!m->init_pm) {
+        snprintf(err, errlen, "out of memory");
+        lit_arena_free(a);
+        return NULL;
+    }
+    for (int i = 0; i < p->nlocs; i++)
+        if (p->locs[i].space == LIT_PM)
+            for (int32_t j = 0; j < p->locs[i].size; j++)
+                m->init_pm[p->locs[i].addr + j] = p->locs[i].init[j];
     if (m->ops->setup(m, err, errlen) ||
         build_part(m, 0, p->nmain, p->main_seq, err, errlen) ||
         build_part(m, 1, p->has_recover ? p->nrecover : 0, p->recover_seq,
@@ -264,6 +275,8 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->scratch.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->succ.cap = m->max_words;
     m->succ.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    if (m->red && !m->projected)
+        m->red->observed = NULL;        /* the model keeps every word */
     m->trial.cap = m->max_words;
     m->trial.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->img = lit_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
@@ -389,16 +402,8 @@ static void init_part(Model *m, int part, const int64_t *image, MdlState *out)
 
 void mdl_init_main(Model *m, MdlState *out)
 {
-    const LitProgram *p = m->p;
     memset(out->w, 0, m->max_words * sizeof(uint64_t));
-    memset(m->img, 0, (size_t)p->pm_words * sizeof(int64_t));
-    for (int i = 0; i < p->nlocs; i++) {
-        const LitLoc *l = &p->locs[i];
-        if (l->space == LIT_PM)
-            for (int32_t j = 0; j < l->size; j++)
-                m->img[l->addr + j] = l->init[j];
-    }
-    init_part(m, 0, m->img, out);
+    init_part(m, 0, m->init_pm, out);
 }
 
 void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out)
@@ -905,7 +910,7 @@ int mdl_chain(Model *m, const MdlState *s, uint32_t step)
 
 int mdl_observed(const Model *m, int32_t word)
 {
-    return !m->red || !m->red->observed || m->red->observed[word];
+    return !m->projected || m->red->observed[word];
 }
 
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,

@@ -11,9 +11,12 @@
  *              is an image before;
  *   visible    anything else (strict's stores, which persist at once;
  *              under hw, every PM write and hierarchy instruction).
- * Models that keep account (Model.fx_kept) say what each step did; for
- * the others a step is visible when it is one of their instructions or
- * changes their region.
+ * Models that keep account (Model.fx_kept) say what each step did. For
+ * hw, a PM write grows the images when the WPQ is durable (a write adds a
+ * last-write-back candidate to its line's log and takes none away, and
+ * lines persist independently), and is visible otherwise; clwb and
+ * clflush only mark the thread's request (invisible unless they change
+ * the region); every other hierarchy instruction is visible.
  *
  * AMPLE SINGLETONS. Thread i's step b may be taken alone at s when
  *   C1  no other thread can, before i moves, execute a step that does
@@ -24,9 +27,9 @@
  *       no other member of its group may arrive at one or finish;
  *   C2  b is invisible or grows; or b shrinks and no other thread can
  *       grow the images before i moves;
- *   C3  b does not jump back (every cycle of states contains a backward
- *       jump, so every cycle of the reduced graph passes a state that is
- *       fully expanded);
+ *   C3  b is not a sticky backward jump (mdl_reduce.h: every cycle of
+ *       states contains one, so every cycle of the reduced graph passes a
+ *       state that is fully expanded);
  *   and b does not fail.
  *
  * FUSION. After a step of thread i, i's next steps run in the same
@@ -53,8 +56,10 @@ static int classify(const Model *m, const MdlInstr *d, const MdlState *a,
             return CL_GROW;
         return m->fx & MDL_FX_SHRINK ? CL_SHRINK : CL_INVISIBLE;
     }
-    if ((d->flags & MDL_I_PERSIST) ||
-        (d->space == LIT_PM && (d->flags & MDL_I_WRITE)))
+    if (d->space == LIT_PM && (d->flags & MDL_I_WRITE))
+        return m->red->writes_grow ? CL_GROW : CL_VISIBLE;
+    if ((d->flags & MDL_I_PERSIST) && d->op != LIT_CLWB &&
+        d->op != LIT_CLFLUSH)
         return CL_VISIBLE;
     La = mdl_launch_of(m, a);
     Lb = mdl_launch_of(m, b);
@@ -70,6 +75,25 @@ static int waits_in_group(uint64_t h, int same_cta, int kind)
 {
     return TH_STATUS(h) == TS_WAIT && TH_KIND(h) == kind &&
            (same_cta || kind == WK_PKR);
+}
+
+/* Hierarchy models: whether footprint flags fl and lines (h, nh) touch
+   what step d acts on (all lines: fences, barriers, finishing; or the
+   line of a PM write or flush). */
+static int hier_conflict(const Model *m, const MdlInstr *d, unsigned fl,
+                         const uint32_t *h, uint32_t nh)
+{
+    int all = (d->flags & MDL_I_ENDS) ||
+              ((d->flags & MDL_I_PERSIST) && d->op != LIT_CLWB &&
+               d->op != LIT_CLFLUSH);
+    int line = d->space == LIT_PM && d->word >= 0 &&
+               ((d->flags & MDL_I_WRITE) || d->op == LIT_CLWB ||
+                d->op == LIT_CLFLUSH);
+    if (all)
+        return nh || (fl & FP_HIER_ALL);
+    return line && ((fl & FP_HIER_ALL) ||
+                    mdl_access_has(h, nh, (uint32_t)(d->word /
+                                                     m->p->words_per_line)));
 }
 
 /* C1 for the decoded step d of slot i at s; *grow gets whether another
@@ -101,7 +125,9 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
         }
         b = &m->p->kernels[L->kernel].bodies[L->body[j]];
         if (pc >= (uint32_t)b->ninstr) {
-            fl = FP_ENDS;               /* finishes when released */
+            fl = FP_ENDS | (m->pol->hierarchy ? FP_HIER_ALL : 0);
+            if (m->pol->hierarchy && hier_conflict(m, d, fl, NULL, 0))
+                return 0;               /* finishes when released */
         } else {
             f = mdl_access_foot(m, L, j, pc, !same);
             if (!f)
@@ -111,6 +137,8 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                           mdl_access_has(f->w, f->nw, id))) ||
                         ((d->flags & MDL_I_READ) &&
                          mdl_access_has(f->w, f->nw, id))))
+                return 0;
+            if (m->pol->hierarchy && hier_conflict(m, d, f->flags, f->h, f->nh))
                 return 0;
             fl = f->flags;
         }
@@ -183,7 +211,8 @@ int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
         MdlInstr d;
         MdlError e;
         int grow, n, cl;
-        if (mdl_decode(m, s, i, &d) || (d.flags & MDL_I_BACK) ||
+        if (mdl_decode(m, s, i, &d) ||
+            ((d.flags & MDL_I_BACK) && mdl_access_sticky(m, L, i, d.pc)) ||
             !commutes(m, s, L, i, &d, &grow) ||
             mdl_por_transition(m, s, L, (uint32_t)i, out, &e, &n) != MDL_OK)
             continue;

@@ -26,6 +26,18 @@
  * their reads, writes and flags. Before the asking thread moves, j can
  * execute nothing else (its barriers cannot release, the kernel cannot
  * end). Footprints are computed on first use and kept per (slot, pc, v).
+ * Under a hierarchy model (hw) they also hold the cache lines on which the
+ * thread may write or flush PM, or that it may act on all at once.
+ *
+ * STICKY JUMPS. Every cycle of states contains a backward jump (every
+ * other step moves a pc forward, or a launch on). A backward jump from b
+ * to t cannot be on one when some register r only ever grows in the
+ * thread (its every definition is `add r, r, K` with 0 < K <= 2^32, or
+ * `sub` of such a -K) and one of those definitions lies on every path
+ * from t to b: each way around adds to r, so the thread never returns to
+ * the state it jumped from (wrapping around would take 2^32 passes, more
+ * states than an exploration can number). The other backward jumps are
+ * sticky: never taken alone.
  */
 #ifndef GPMC_MDL_REDUCE_H
 #define GPMC_MDL_REDUCE_H
@@ -42,7 +54,12 @@ enum {
     FP_PBAR_GRID = 4,                   /* … at a collective pbar.kr */
     FP_ENDS = 8,                        /* may finish the thread */
     FP_WAIT_CTA = 16,                   /* a CTA-wide collective arrival */
-    FP_WAIT_GRID = 32                   /* a kernel-wide one */
+    FP_WAIT_GRID = 32,                  /* a kernel-wide one */
+    FP_HIER_ALL = 64,                   /* hierarchy models: acts on every
+                                           line (fences, barriers, l2wb,
+                                           pcommit, finishing) */
+    FP_FLUSH = 128                      /* clwb, clflush: acts on the line
+                                           of its word */
 };
 
 /* Threads per launch beyond which footprints are not computed: the steps
@@ -57,19 +74,25 @@ typedef struct {
 } MdlAcc;
 
 typedef struct {
-    const uint32_t *r, *w;              /* intervals, 2 words each */
-    uint32_t nr, nw;
+    const uint32_t *r, *w;              /* word intervals, 2 words each */
+    const uint32_t *h;                  /* hierarchy models: the lines its
+                                           PM writes and flushes act on */
+    uint32_t nr, nw, nh;
     unsigned flags;                     /* FP_*, or-ed over the reach */
 } MdlFoot;
 
 typedef struct {
     MdlAcc *acc;                        /* per pc */
+    uint8_t *sticky;                    /* per pc: a backward jump that may
+                                           close a cycle of states */
     uint32_t *pool;                     /* intervals of acc */
     MdlFoot **foot[2];                  /* per pc and variant, or NULL */
 } MdlSlotRed;
 
 typedef struct MdlRed {
     uint8_t *observed;                  /* per PM word: a check can see it */
+    int writes_grow;                    /* hierarchy models: a PM write only
+                                           adds crash images (mdl_por.c) */
     MdlSlotRed **slots[2];              /* per part, launch: per slot */
 } MdlRed;
 
@@ -84,6 +107,9 @@ const MdlFoot *mdl_access_foot(Model *m, const MdlLaunch *L, int j,
 /* The word id of a decoded access of slot i. */
 uint32_t mdl_access_id(const Model *m, const MdlLaunch *L, int i,
                        int space, int32_t word);
+/* Whether slot j's backward jump at pc may close a cycle of states (else
+   a counter it alone increments grows on every way around). */
+int mdl_access_sticky(Model *m, const MdlLaunch *L, int j, uint32_t pc);
 /* Marks the PM words kernel's threads may load or read with an atomic. */
 int mdl_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark);
 /* Whether interval list iv (n intervals) holds id. */

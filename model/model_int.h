@@ -82,6 +82,10 @@ struct Model {
     int fx_kept;                        /* the model sets fx */
     uint32_t key_skip;                  /* region words before the part that
                                            decides the crash images */
+    int projected;                      /* MDL_SLICE in effect: crash images
+                                           hold unobserved words at their
+                                           initial value */
+    int64_t *init_pm;                   /* declared initial PM, per word */
     const MdlOps *ops;
     int32_t nlaunch[2];                 /* main, recovery */
     MdlLaunch *launch[2];               /* nlaunch entries (at least 1) */
