@@ -257,8 +257,42 @@ static int observed_any(const Model *m, uint32_t lo, uint32_t hi)
     return 0;
 }
 
+/* Hierarchy flags of a hierarchy instruction (mdl_por.c, CLASSES): what
+   it acts on, and whether it may add crash images. */
+static unsigned hier_flags(const Model *m, int op)
+{
+    int durable = m->red->writes_grow;
+    switch (op) {
+    case LIT_CLWB: case LIT_CLFLUSH:
+        return FP_GROW | FP_FLUSH;
+    case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
+    case LIT_PBAR_WI: case LIT_PSYNC:
+        return durable ? FP_SETTLE : FP_GROW | FP_HIER_ALL;
+    case LIT_PBAR_WG: case LIT_PBAR_KR:
+        return durable ? FP_HIER_ALL : FP_GROW | FP_HIER_ALL;
+    case LIT_PCOMMIT:
+        return durable ? 0 : FP_GROW | FP_HIER_ALL;
+    default:                            /* l2wb */
+        return FP_GROW | FP_HIER_ALL;
+    }
+}
+
+/* Whether some thread of kernel k may arrive at a collective pbar. */
+static int has_collective(const Model *m, const LitKernel *k)
+{
+    for (int b = 0; b < k->nbodies; b++)
+        for (int pc = 0; pc < k->bodies[b].ninstr; pc++) {
+            int op = k->bodies[b].code[pc].op;
+            if ((op == LIT_PBAR_WG || op == LIT_PBAR_KR) &&
+                m->ops->collective(m, op))
+                return 1;
+        }
+    return 0;
+}
+
 /* Flags of one instruction (FP_*), apart from its memory accesses. */
-static unsigned instr_flags(const Model *m, const LitBody *b, int pc)
+static unsigned instr_flags(const Model *m, const LitKernel *k,
+                            const LitBody *b, int pc)
 {
     const LitInstr *in = &b->code[pc];
     unsigned f = 0;
@@ -271,8 +305,7 @@ static unsigned instr_flags(const Model *m, const LitBody *b, int pc)
     if (coll)
         f |= in->op == LIT_PBAR_WG ? FP_PBAR_CTA : FP_PBAR_GRID;
     if (m->pol->hierarchy && in->op >= LIT_CLWB && in->op <= LIT_PSYNC)
-        f |= in->op <= LIT_CLFLUSH ? FP_GROW | FP_FLUSH
-                                   : FP_GROW | FP_HIER_ALL;
+        f |= hier_flags(m, in->op);
     if (in->op == LIT_EXIT)
         f |= FP_ENDS;
     else if (!(f & (FP_WAIT_CTA | FP_WAIT_GRID)) &&
@@ -280,8 +313,8 @@ static unsigned instr_flags(const Model *m, const LitBody *b, int pc)
               (in->op >= LIT_BRA && in->op <= LIT_BGE &&
                in->target >= b->ninstr)))
         f |= FP_ENDS;
-    if (m->pol->hierarchy && (f & FP_ENDS))
-        f |= FP_HIER_ALL;               /* the join completes requests */
+    if (m->pol->hierarchy && (f & FP_ENDS) && m->red->coll[k - m->p->kernels])
+        f |= FP_HIER_ALL;               /* may complete a collective pbar */
     return f;
 }
 
@@ -309,6 +342,20 @@ static int grows_only(const LitBody *b, int r)
     return defs > 0;
 }
 
+/* The pcs control may go to after instruction `in` at pc `at` (some may
+   be past the end); returns how many. */
+static int cfg_next(const LitInstr *in, int32_t at, int32_t next[2])
+{
+    int n = 0;
+    if (in->op == LIT_EXIT)
+        return 0;
+    if (in->op >= LIT_BRA && in->op <= LIT_BGE)
+        next[n++] = in->target;
+    if (in->op != LIT_BRA)
+        next[n++] = at + 1;
+    return n;
+}
+
 /* Whether every path from pc t reaches pc b only through pc p. */
 static int dominates(const LitBody *b, int32_t t, int32_t p, int32_t to,
                      int32_t *stack, uint8_t *seen)
@@ -320,16 +367,11 @@ static int dominates(const LitBody *b, int32_t t, int32_t p, int32_t to,
     stack[top++] = t;
     seen[t] = 1;
     while (top) {
-        int32_t at = stack[--top], next[2], nn = 0;
+        int32_t at = stack[--top], next[2], nn;
         const LitInstr *in = &b->code[at];
         if (at == to)
             return 0;
-        if (in->op == LIT_EXIT)
-            continue;
-        if (in->op >= LIT_BRA && in->op <= LIT_BGE)
-            next[nn++] = in->target;
-        if (in->op != LIT_BRA)
-            next[nn++] = at + 1;
+        nn = cfg_next(in, at, next);
         for (int k = 0; k < nn; k++)
             if (next[k] < b->ninstr && next[k] != p && !seen[next[k]]) {
                 seen[next[k]] = 1;
@@ -367,6 +409,49 @@ static int find_sticky(const LitBody *b, uint8_t *sticky)
     return 0;
 }
 
+/* Appends the lines of the PM words of access a to iv (cnt intervals);
+   -1 out of memory. */
+static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
+                     uint32_t **iv, size_t *cap, uint32_t *cnt)
+{
+    uint32_t wpl = (uint32_t)m->p->words_per_line;
+    if (LIT_GROW(*iv, *cap, 2 * ((size_t)*cnt + a->n)))
+        return -1;
+    for (uint32_t q = 0; q < a->n; q++) {
+        uint32_t lo = sr->pool[2 * (a->first + q)],
+                 hi = sr->pool[2 * (a->first + q) + 1];
+        if (lo >= (uint32_t)m->p->pm_words)
+            continue;                   /* not PM */
+        (*iv)[2 * *cnt] = lo / wpl;
+        (*iv)[2 * *cnt + 1] = hi / wpl;
+        (*cnt)++;
+    }
+    return 0;
+}
+
+/* The lines every PM write and flush of the body acts on (sr->lines),
+   using buf (capacity cap) as scratch. */
+static int body_lines(Model *m, const LitBody *b, MdlSlotRed *sr,
+                      uint32_t **buf, size_t *cap)
+{
+    uint32_t n = 0;
+    for (int pc = 0; pc < b->ninstr; pc++) {
+        const MdlAcc *a = &sr->acc[pc];
+        if (((a->rw & MDL_I_WRITE) || (a->flags & FP_FLUSH)) &&
+            add_lines(m, sr, a, buf, cap, &n))
+            return -1;
+    }
+    n = iv_norm(*buf, n);
+    sr->lines = lit_arena_alloc(m->arena, (2 * (size_t)n + 1) *
+                                          sizeof *sr->lines);
+    if (!sr->lines)
+        return -1;
+    for (uint32_t q = 0; q < 2 * n; q++)
+        sr->lines[q] = (*buf)[q];
+    sr->nlines = n;
+    return 0;
+}
+
 /* The static accesses of every instruction of slot i. */
 static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
 {
@@ -387,7 +472,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
     for (int pc = 0; pc < b->ninstr; pc++) {
         const LitInstr *in = &b->code[pc];
         MdlAcc *a = &sr->acc[pc];
-        a->flags = (uint8_t)instr_flags(m, b, pc);
+        a->flags = (uint16_t)instr_flags(m, k, b, pc);
         a->first = npool;
         if (in->op > LIT_ATOM_CAS && !(a->flags & FP_FLUSH))
             continue;
@@ -427,6 +512,10 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
                     if (observed_any(m, pool[2 * j], pool[2 * j + 1]))
                         a->flags |= FP_GROW;
         }
+        if ((a->flags & FP_ENDS) &&
+            ((a->rw & MDL_I_WRITE) ||
+             (a->flags & (FP_GROW | FP_FLUSH | FP_SETTLE | FP_HIER_ALL))))
+            a->flags |= FP_ENDS_DIRTY;
     }
     sr->pool = lit_arena_alloc(m->arena, (2 * (size_t)npool + 1) *
                                          sizeof *sr->pool);
@@ -434,6 +523,8 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
         goto oom;
     for (uint32_t j = 0; j < 2 * npool; j++)
         sr->pool[j] = pool[j];
+    if (m->pol->hierarchy && body_lines(m, b, sr, &pool, &cap))
+        goto oom;
     sr->foot[0] = lit_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
                                             sizeof *sr->foot[0]);
     sr->foot[1] = lit_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
@@ -481,7 +572,6 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
     uint8_t *seen = lit_calloc((size_t)n + 1, 1);
     uint32_t *iv[3] = {NULL, NULL, NULL}, cnt[3] = {0, 0, 0};
     size_t cap[3] = {0, 0, 0};
-    uint32_t wpl = (uint32_t)m->p->words_per_line;
     int32_t top = 0;
     MdlFoot *f = lit_arena_alloc(m->arena, sizeof *f);
     if (!stack || !seen || !f)
@@ -489,7 +579,7 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
     stack[top++] = (int32_t)pc;
     seen[pc] = 1;
     while (top) {
-        int32_t at = stack[--top], next[2], nn = 0;
+        int32_t at = stack[--top], next[2], nn;
         const LitInstr *in = &b->code[at];
         const MdlAcc *a = &sr->acc[at];
         f->flags |= a->flags;
@@ -504,25 +594,19 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
             cnt[k] += a->n;
         }
         if (m->pol->hierarchy && ((a->rw & MDL_I_WRITE) ||
-                                  (a->flags & FP_FLUSH))) {
-            if (LIT_GROW(iv[2], cap[2], 2 * ((size_t)cnt[2] + a->n)))
+                                  (a->flags & FP_FLUSH)) &&
+            add_lines(m, sr, a, &iv[2], &cap[2], &cnt[2]))
+            goto fail;
+        if (a->flags & FP_SETTLE) {
+            if (LIT_GROW(iv[2], cap[2], 2 * ((size_t)cnt[2] + sr->nlines)))
                 goto fail;
-            for (uint32_t q = 0; q < a->n; q++) {
-                uint32_t lo = sr->pool[2 * (a->first + q)],
-                         hi = sr->pool[2 * (a->first + q) + 1];
-                if (lo >= (uint32_t)m->p->pm_words)
-                    continue;           /* not PM */
-                iv[2][2 * cnt[2]] = lo / wpl;
-                iv[2][2 * cnt[2] + 1] = hi / wpl;
-                cnt[2]++;
-            }
+            for (uint32_t q = 0; q < 2 * sr->nlines; q++)
+                iv[2][2 * cnt[2] + q] = sr->lines[q];
+            cnt[2] += sr->nlines;
         }
-        if (in->op == LIT_EXIT || (a->flags & stop))
+        if (a->flags & stop)
             continue;
-        if (in->op >= LIT_BRA && in->op <= LIT_BGE)
-            next[nn++] = in->target;
-        if (in->op != LIT_BRA)
-            next[nn++] = at + 1;
+        nn = cfg_next(in, at, next);
         for (int k = 0; k < nn; k++)
             if (next[k] < n && !seen[next[k]]) {
                 seen[next[k]] = 1;
@@ -575,6 +659,31 @@ const MdlFoot *mdl_access_foot(Model *m, const MdlLaunch *L, int j,
     return sr->foot[v][pc];
 }
 
+int mdl_access_meet(const uint32_t *a, uint32_t na, const uint32_t *b,
+                    uint32_t nb)
+{
+    uint32_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        if (a[2 * i + 1] < b[2 * j])
+            i++;
+        else if (b[2 * j + 1] < a[2 * i])
+            j++;
+        else
+            return 1;
+    }
+    return 0;
+}
+
+const uint32_t *mdl_access_lines(Model *m, const MdlLaunch *L, int j,
+                                 uint32_t *n)
+{
+    MdlSlotRed *sr = slot_red(m, L, j);
+    if (!sr)
+        return NULL;
+    *n = sr->nlines;
+    return sr->lines;
+}
+
 int mdl_access_sticky(Model *m, const MdlLaunch *L, int j, uint32_t pc)
 {
     MdlSlotRed *sr = slot_red(m, L, j);
@@ -592,8 +701,18 @@ int mdl_access_setup(Model *m)
     return 0;
 }
 
+int mdl_access_collective(const Model *m, const MdlLaunch *L)
+{
+    return L->kernel >= 0 && m->red->coll[L->kernel];
+}
+
 int mdl_access_launches(Model *m)
 {
+    m->red->coll = lit_arena_alloc(m->arena, (size_t)m->p->nkernels + 1);
+    if (!m->red->coll)
+        return -1;
+    for (int k = 0; k < m->p->nkernels; k++)
+        m->red->coll[k] = (uint8_t)has_collective(m, &m->p->kernels[k]);
     for (int part = 0; part < 2; part++) {
         m->red->slots[part] = lit_arena_alloc(
             m->arena, ((size_t)(m->nlaunch[part] ? m->nlaunch[part] : 1) + 1) *

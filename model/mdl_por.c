@@ -12,11 +12,14 @@
  *   visible    anything else (strict's stores, which persist at once;
  *              under hw, every PM write and hierarchy instruction).
  * Models that keep account (Model.fx_kept) say what each step did. For
- * hw, a PM write grows the images when the WPQ is durable (a write adds a
- * last-write-back candidate to its line's log and takes none away, and
- * lines persist independently), and is visible otherwise; clwb and
- * clflush only mark the thread's request (invisible unless they change
- * the region); every other hierarchy instruction is visible.
+ * hw, a step that leaves the region alone is invisible; with a durable WPQ
+ * a PM write grows the images (it adds a last-write-back candidate to its
+ * line's log and takes none away, and lines persist independently), and a
+ * fence, pbar, psync or a release or join that completes requests and
+ * writes lines back shrinks them (it only drops candidates and raises the
+ * lines' write-through bounds); anything else that changes the region,
+ * and everything with a volatile WPQ, is visible. tests/test_mdl_reduce.c
+ * checks these inclusions on every step of generated programs.
  *
  * AMPLE SINGLETONS. Thread i's step b may be taken alone at s when
  *   C1  no other thread can, before i moves, execute a step that does
@@ -42,6 +45,14 @@
 
 #include "model/mdl_reduce.h"
 
+/* Hierarchy instructions that complete the thread's (or the scope's)
+   requests and write back its lines: fences, pbar, psync. */
+static int settles(const MdlInstr *d)
+{
+    return (d->flags & MDL_I_PERSIST) && d->op != LIT_CLWB &&
+           d->op != LIT_CLFLUSH && d->op != LIT_L2WB && d->op != LIT_PCOMMIT;
+}
+
 static int classify(const Model *m, const MdlInstr *d, const MdlState *a,
                     const MdlState *b)
 {
@@ -56,54 +67,75 @@ static int classify(const Model *m, const MdlInstr *d, const MdlState *a,
             return CL_GROW;
         return m->fx & MDL_FX_SHRINK ? CL_SHRINK : CL_INVISIBLE;
     }
-    if (d->space == LIT_PM && (d->flags & MDL_I_WRITE))
-        return m->red->writes_grow ? CL_GROW : CL_VISIBLE;
-    if ((d->flags & MDL_I_PERSIST) && d->op != LIT_CLWB &&
-        d->op != LIT_CLFLUSH)
-        return CL_VISIBLE;
     La = mdl_launch_of(m, a);
     Lb = mdl_launch_of(m, b);
     na = a->len - La->pm_off;
     nb = b->len - Lb->pm_off;
-    if (na != nb || memcmp(a->w + La->pm_off, b->w + Lb->pm_off,
-                           na * sizeof *a->w))
-        return CL_VISIBLE;
-    return CL_INVISIBLE;
-}
-
-static int waits_in_group(uint64_t h, int same_cta, int kind)
-{
-    return TH_STATUS(h) == TS_WAIT && TH_KIND(h) == kind &&
-           (same_cta || kind == WK_PKR);
+    if (na == nb && !memcmp(a->w + La->pm_off, b->w + Lb->pm_off,
+                            na * sizeof *a->w))
+        return CL_INVISIBLE;
+    if (d->space == LIT_PM && (d->flags & MDL_I_WRITE))
+        return m->red->writes_grow ? CL_GROW : CL_VISIBLE;
+    if (settles(d) || (d->flags & (MDL_I_WAITS | MDL_I_ENDS)))
+        return m->red->writes_grow ? CL_SHRINK : CL_VISIBLE;
+    return CL_VISIBLE;
 }
 
 /* Hierarchy models: whether footprint flags fl and lines (h, nh) touch
-   what step d acts on (all lines: fences, barriers, finishing; or the
-   line of a PM write or flush). */
-static int hier_conflict(const Model *m, const MdlInstr *d, unsigned fl,
-                         const uint32_t *h, uint32_t nh)
+   what step d of slot i acts on: the line of a PM write or flush; the
+   lines i may write or flush (a fence, pbar or psync with a durable WPQ,
+   FP_SETTLE); every line (l2wb, hierarchy instructions with a volatile
+   WPQ, and an arrival or finishing that may complete a collective pbar,
+   now or once the others have arrived). */
+static int hier_conflict(Model *m, const MdlLaunch *L, int i,
+                         const MdlInstr *d, unsigned fl, const uint32_t *h,
+                         uint32_t nh)
 {
-    int all = (d->flags & MDL_I_ENDS) ||
-              ((d->flags & MDL_I_PERSIST) && d->op != LIT_CLWB &&
-               d->op != LIT_CLFLUSH);
-    int line = d->space == LIT_PM && d->word >= 0 &&
-               ((d->flags & MDL_I_WRITE) || d->op == LIT_CLWB ||
-                d->op == LIT_CLFLUSH);
-    if (all)
+    unsigned own = 0;
+    if ((d->flags & (MDL_I_WAITS | MDL_I_ENDS)) &&
+        mdl_access_collective(m, L)) {
+        own = FP_HIER_ALL;
+    } else if ((d->flags & MDL_I_PERSIST) && !(d->flags & MDL_I_WAITS)) {
+        if (d->op == LIT_CLWB || d->op == LIT_CLFLUSH)
+            own = FP_FLUSH;
+        else if (settles(d) && m->red->writes_grow)
+            own = FP_SETTLE;
+        else if (d->op != LIT_PCOMMIT || !m->red->writes_grow)
+            own = FP_HIER_ALL;
+    } else if (d->space == LIT_PM && (d->flags & MDL_I_WRITE)) {
+        own = FP_FLUSH;
+    }
+    if (own == FP_HIER_ALL)
         return nh || (fl & FP_HIER_ALL);
-    return line && ((fl & FP_HIER_ALL) ||
-                    mdl_access_has(h, nh, (uint32_t)(d->word /
-                                                     m->p->words_per_line)));
+    if (!own)
+        return 0;
+    if (fl & FP_HIER_ALL)
+        return 1;
+    if (own == FP_SETTLE) {
+        uint32_t n;
+        const uint32_t *mine = mdl_access_lines(m, L, i, &n);
+        return !mine || mdl_access_meet(mine, n, h, nh);
+    }
+    return d->word >= 0 &&
+           mdl_access_has(h, nh, (uint32_t)(d->word / m->p->words_per_line));
 }
 
 /* C1 for the decoded step d of slot i at s; *grow gets whether another
-   thread may grow the images before i moves. */
+   thread may grow the images before i moves. Arrivals at barriers and
+   finishing commute with each other as transitions (the one that
+   completes a group releases it, whichever it is). Where a release
+   persists, i's arrival or finish is not taken alone while another
+   thread may finish with a step that writes memory, grows the images or
+   acts on the hierarchy: that step could complete the group, and the
+   state just before it, with its images, would be lost (specs/checker.md,
+   "Barriers"). */
 static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                     const MdlInstr *d, int *grow)
 {
-    unsigned cta = 0, grid = 0, all = 0;
-    int cta_live = d->op == LIT_PBAR_WG && (d->flags & MDL_I_WAITS);
-    int grid_live = d->op == LIT_PBAR_KR && (d->flags & MDL_I_WAITS);
+    unsigned all = 0;
+    int arrives = m->pol->release.force && mdl_access_collective(m, L) &&
+                  ((d->flags & MDL_I_ENDS) ||
+                   ((d->flags & MDL_I_WAITS) && (d->flags & MDL_I_PERSIST)));
     int acc = d->word >= 0 && d->op <= LIT_ATOM_CAS;
     uint32_t id = acc ? mdl_access_id(m, L, i, d->space, d->word) : 0;
     for (int j = 0; j < L->nthreads; j++) {
@@ -112,11 +144,8 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
         const MdlFoot *f;
         int same = L->cta[j] == L->cta[i];
         uint32_t pc = TH_PC(h);
-        unsigned fl;
         if (j == i || TH_STATUS(h) == TS_DONE)
             continue;
-        cta_live |= waits_in_group(h, same, WK_PWG);
-        grid_live |= waits_in_group(h, same, WK_PKR);
         if (TH_STATUS(h) == TS_WAIT) {
             /* a barrier of i's own group cannot release before i moves */
             if (same || TH_KIND(h) == WK_GRID || TH_KIND(h) == WK_PKR)
@@ -125,39 +154,29 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
         }
         b = &m->p->kernels[L->kernel].bodies[L->body[j]];
         if (pc >= (uint32_t)b->ninstr) {
-            fl = FP_ENDS | (m->pol->hierarchy ? FP_HIER_ALL : 0);
-            if (m->pol->hierarchy && hier_conflict(m, d, fl, NULL, 0))
-                return 0;               /* finishes when released */
-        } else {
-            f = mdl_access_foot(m, L, j, pc, !same);
-            if (!f)
+            /* finishes when released: may complete a collective pbar */
+            unsigned fl = FP_ENDS;
+            if (m->pol->hierarchy && mdl_access_collective(m, L))
+                fl |= FP_HIER_ALL;
+            if (m->pol->hierarchy && hier_conflict(m, L, i, d, fl, NULL, 0))
                 return 0;
-            if (acc && (((d->flags & MDL_I_WRITE) &&
-                         (mdl_access_has(f->r, f->nr, id) ||
-                          mdl_access_has(f->w, f->nw, id))) ||
-                        ((d->flags & MDL_I_READ) &&
-                         mdl_access_has(f->w, f->nw, id))))
-                return 0;
-            if (m->pol->hierarchy && hier_conflict(m, d, f->flags, f->h, f->nh))
-                return 0;
-            fl = f->flags;
+            continue;
         }
-        if (same)
-            cta |= fl;
-        grid |= fl;
-        all |= fl;
-    }
-    if (m->pol->release.force) {
-        int ends = (d->flags & MDL_I_ENDS) != 0;
-        int waits = (d->flags & MDL_I_WAITS) != 0;
-        cta_live |= (cta & FP_PBAR_CTA) != 0;
-        grid_live |= (grid & FP_PBAR_GRID) != 0;
-        if (cta_live && (ends || (waits && d->op == LIT_PBAR_WG)) &&
-            (cta & (FP_PBAR_CTA | FP_ENDS)))
+        f = mdl_access_foot(m, L, j, pc, !same);
+        if (!f)
             return 0;
-        if (grid_live && (ends || (waits && d->op == LIT_PBAR_KR)) &&
-            (grid & (FP_PBAR_GRID | FP_ENDS)))
+        if (acc && (((d->flags & MDL_I_WRITE) &&
+                     (mdl_access_has(f->r, f->nr, id) ||
+                      mdl_access_has(f->w, f->nw, id))) ||
+                    ((d->flags & MDL_I_READ) &&
+                     mdl_access_has(f->w, f->nw, id))))
             return 0;
+        if (m->pol->hierarchy &&
+            hier_conflict(m, L, i, d, f->flags, f->h, f->nh))
+            return 0;
+        if (arrives && (f->flags & FP_ENDS_DIRTY))
+            return 0;
+        all |= f->flags;
     }
     *grow = (all & FP_GROW) != 0;
     return 1;

@@ -55,11 +55,19 @@ enum {
     FP_ENDS = 8,                        /* may finish the thread */
     FP_WAIT_CTA = 16,                   /* a CTA-wide collective arrival */
     FP_WAIT_GRID = 32,                  /* a kernel-wide one */
-    FP_HIER_ALL = 64,                   /* hierarchy models: acts on every
-                                           line (fences, barriers, l2wb,
-                                           pcommit, finishing) */
-    FP_FLUSH = 128                      /* clwb, clflush: acts on the line
+    FP_HIER_ALL = 64,                   /* hierarchy models: may act on
+                                           every line (l2wb, a release, the
+                                           join; with a volatile WPQ every
+                                           hierarchy instruction) */
+    FP_FLUSH = 128,                     /* clwb, clflush: acts on the line
                                            of its word */
+    FP_SETTLE = 256,                    /* a fence, pbar or psync with a
+                                           durable WPQ: acts on the lines
+                                           the thread may write or flush */
+    FP_ENDS_DIRTY = 512                 /* an instruction that finishes
+                                           the thread and writes memory,
+                                           may grow the images, or acts on
+                                           the hierarchy */
 };
 
 /* Threads per launch beyond which footprints are not computed: the steps
@@ -69,8 +77,8 @@ enum {
 typedef struct {
     uint32_t first;                     /* intervals in the slot's pool */
     uint16_t n;
+    uint16_t flags;                     /* FP_* */
     uint8_t rw;                         /* MDL_I_READ | MDL_I_WRITE */
-    uint8_t flags;                      /* FP_* */
 } MdlAcc;
 
 typedef struct {
@@ -86,14 +94,20 @@ typedef struct {
     uint8_t *sticky;                    /* per pc: a backward jump that may
                                            close a cycle of states */
     uint32_t *pool;                     /* intervals of acc */
+    uint32_t *lines, nlines;            /* hierarchy models: the lines the
+                                           thread may write or flush */
     MdlFoot **foot[2];                  /* per pc and variant, or NULL */
 } MdlSlotRed;
 
 typedef struct MdlRed {
     uint8_t *observed;                  /* per PM word: a check can see it */
     int writes_grow;                    /* hierarchy models: a PM write only
-                                           adds crash images (mdl_por.c) */
+                                           adds crash images, a fence only
+                                           removes some (mdl_por.c): the
+                                           WPQ is durable */
     MdlSlotRed **slots[2];              /* per part, launch: per slot */
+    uint8_t *coll;                      /* per kernel: some thread may
+                                           arrive at a collective pbar */
 } MdlRed;
 
 /* mdl_access.c: setup allocates Model.red; launches (once the launches
@@ -112,6 +126,15 @@ uint32_t mdl_access_id(const Model *m, const MdlLaunch *L, int i,
 int mdl_access_sticky(Model *m, const MdlLaunch *L, int j, uint32_t pc);
 /* Marks the PM words kernel's threads may load or read with an atomic. */
 int mdl_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark);
+/* Hierarchy models: the lines slot j may write or flush in its launch
+   (*n intervals), or NULL when unknown. */
+const uint32_t *mdl_access_lines(Model *m, const MdlLaunch *L, int j,
+                                 uint32_t *n);
+/* Whether a thread of L's kernel may arrive at a collective pbar. */
+int mdl_access_collective(const Model *m, const MdlLaunch *L);
+/* Whether two interval lists share an id. */
+int mdl_access_meet(const uint32_t *a, uint32_t na, const uint32_t *b,
+                    uint32_t nb);
 /* Whether interval list iv (n intervals) holds id. */
 int mdl_access_has(const uint32_t *iv, uint32_t n, uint32_t id);
 

@@ -123,11 +123,15 @@ static void compare(const char *what, const LitProgram *p, int model,
                     b->reason ? b->reason : "done");
         fail();
     }
-    assert_int_equal(a->noutcomes, b->noutcomes);
-    for (int i = 0; i < a->noutcomes; i++) {
-        assert_int_equal(a->outcomes[i].phase, b->outcomes[i].phase);
-        assert_string_equal(a->outcomes[i].state, b->outcomes[i].state);
-    }
+    for (int i = 0; i < a->noutcomes || i < b->noutcomes; i++)
+        if (i >= a->noutcomes || i >= b->noutcomes ||
+            a->outcomes[i].phase != b->outcomes[i].phase ||
+            strcmp(a->outcomes[i].state, b->outcomes[i].state)) {
+            print_error("%s: outcome %d: %s vs naive %s\n", what, i,
+                        i < a->noutcomes ? a->outcomes[i].state : "none",
+                        i < b->noutcomes ? b->outcomes[i].state : "none");
+            fail();
+        }
     assert_int_equal(a->nresults, b->nresults);
     for (int i = 0; i < a->nresults; i++) {
         if (a->results[i].verdict != b->results[i].verdict) {
