@@ -243,8 +243,7 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->naive = (mode & MDL_NAIVE) != 0;
     m->mode = m->naive ? MDL_NAIVE : mode;
     m->ops = m->pol->hierarchy ? &mdl_hw_ops : &mdl_abstract_ops;
-    if (((m->mode & (MDL_FUSE | MDL_POR | MDL_SLICE)) &&
-         mdl_access_setup(m)) ||
+    if ((!m->naive && mdl_access_setup(m)) ||
         ((m->mode & MDL_SLICE) && mdl_slice_setup(m))) {
         snprintf(err, errlen, "out of memory");
         lit_arena_free(a);

@@ -75,7 +75,9 @@ static int classify(const Model *m, const MdlInstr *d, const MdlState *a,
                             na * sizeof *a->w))
         return CL_INVISIBLE;
     if (d->space == LIT_PM && (d->flags & MDL_I_WRITE))
-        return m->red->writes_grow ? CL_GROW : CL_VISIBLE;
+        /* a last write may also complete a release or the join */
+        return m->red->writes_grow && !(d->flags & MDL_I_ENDS) ? CL_GROW
+                                                               : CL_VISIBLE;
     if (settles(d) || (d->flags & (MDL_I_WAITS | MDL_I_ENDS)))
         return m->red->writes_grow ? CL_SHRINK : CL_VISIBLE;
     return CL_VISIBLE;
@@ -219,6 +221,20 @@ int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
     if (r == MDL_OK && (m->mode & MDL_FUSE) && !(step & MDL_STEP_EVENT))
         fuse(m, out, L, (int)step, n);
     return r;
+}
+
+int mdl_por_class(Model *m, const MdlState *s, int i, MdlState *out)
+{
+    MdlInstr d;
+    MdlError e;
+    if (mdl_decode(m, s, i, &d))
+        return -1;
+    mdl_state_copy(out, s);
+    m->fx = 0;
+    if (mdl_exec_step(m, out, mdl_launch_of(m, s), (uint32_t)i, NULL, NULL,
+                      &e) != MDL_OK)
+        return -1;
+    return classify(m, &d, s, out);
 }
 
 int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,

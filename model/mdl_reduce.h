@@ -149,6 +149,9 @@ enum { CL_INVISIBLE, CL_GROW, CL_SHRINK, CL_VISIBLE };
    of instructions. MDL_OK, MDL_FAILED (e filled) or MDL_NOSTEP. */
 int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
                        uint32_t step, MdlState *out, MdlError *e, int *n);
+/* The class (CL_*) of slot i's next instruction at s, executed into out;
+   -1 when it cannot step or fails. For tests of the classes. */
+int mdl_por_class(Model *m, const MdlState *s, int i, MdlState *out);
 /* The slot whose step alone stands for every step of s (an ample
    singleton), its successor in out; -1 when s must be fully expanded. */
 int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
