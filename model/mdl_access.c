@@ -101,14 +101,75 @@ static int defines_rd(int op)
     return op == LIT_LD || (op >= LIT_ATOM_ADD && op <= LIT_MAX);
 }
 
+/* The pcs control may go to after instruction `in` at pc `at` (some may
+   be past the end); returns how many. */
+static int cfg_next(const LitInstr *in, int32_t at, int32_t next[2])
+{
+    int n = 0;
+    if (in->op == LIT_EXIT)
+        return 0;
+    if (in->op >= LIT_BRA && in->op <= LIT_BGE)
+        next[n++] = in->target;
+    if (in->op != LIT_BRA)
+        next[n++] = at + 1;
+    return n;
+}
+
+/* The registers instruction `in` reads (bit r). */
+static uint32_t uses(const LitInstr *in)
+{
+    uint32_t u = 0;
+    if (in->a.kind == LIT_OPD_REG)
+        u |= 1u << in->a.reg;
+    if (in->b.kind == LIT_OPD_REG)
+        u |= 1u << in->b.reg;
+    if ((in->op <= LIT_ATOM_CAS || in->op == LIT_CLWB ||
+         in->op == LIT_CLFLUSH) && in->m.base.kind == LIT_OPD_REG)
+        u |= 1u << in->m.base.reg;
+    return u;
+}
+
+/* The registers some instruction may read before any definition of them
+   (a forward must-analysis of the defined registers); the others never
+   show their initial 0. */
+static uint32_t read_undefined(const LitBody *b)
+{
+    uint32_t *in = lit_malloc(((size_t)b->ninstr + 1) * sizeof *in), bad = 0;
+    int changed = 1;
+    if (!in)
+        return ~0u;
+    for (int pc = 0; pc < b->ninstr; pc++)
+        in[pc] = pc ? ~0u : 0;
+    while (changed) {
+        changed = 0;
+        for (int32_t pc = 0; pc < b->ninstr; pc++) {
+            const LitInstr *ins = &b->code[pc];
+            uint32_t out = in[pc] | (defines_rd(ins->op) ? 1u << ins->rd : 0);
+            int32_t next[2];
+            int nn = cfg_next(ins, pc, next);
+            for (int k = 0; k < nn; k++)
+                if (next[k] < b->ninstr && (in[next[k]] & out) != in[next[k]]) {
+                    in[next[k]] &= out;
+                    changed = 1;
+                }
+        }
+    }
+    for (int pc = 0; pc < b->ninstr; pc++)
+        bad |= uses(&b->code[pc]) & ~in[pc];
+    lit_free(in);
+    return bad;
+}
+
 static void thread_values(const LitKernel *k, int32_t gtid, const LitBody *b,
                           Vs *regs)
 {
     int changed = 1;
+    uint32_t zero = read_undefined(b);
     for (int r = 0; r < 32; r++) {
         regs[r].top = 0;
         regs[r].n = 0;
-        vs_add(&regs[r], 0);
+        if (zero & (1u << r))
+            vs_add(&regs[r], 0);
     }
     while (changed) {
         changed = 0;
@@ -340,20 +401,6 @@ static int grows_only(const LitBody *b, int r)
         defs++;
     }
     return defs > 0;
-}
-
-/* The pcs control may go to after instruction `in` at pc `at` (some may
-   be past the end); returns how many. */
-static int cfg_next(const LitInstr *in, int32_t at, int32_t next[2])
-{
-    int n = 0;
-    if (in->op == LIT_EXIT)
-        return 0;
-    if (in->op >= LIT_BRA && in->op <= LIT_BGE)
-        next[n++] = in->target;
-    if (in->op != LIT_BRA)
-        next[n++] = at + 1;
-    return n;
 }
 
 /* Whether every path from pc t reaches pc b only through pc p. */

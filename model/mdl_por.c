@@ -210,17 +210,31 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
     m->fx = fx;
 }
 
-int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
-                       uint32_t step, MdlState *out, MdlError *e, int *n)
+/* Transition `step` of s into out (the step, then with MDL_FUSE the
+   invisible steps of its thread after it); with d (the step decoded) also
+   the class of the step itself into *cls. */
+static int transition(Model *m, const MdlState *s, const MdlLaunch *L,
+                      uint32_t step, const MdlInstr *d, MdlState *out,
+                      MdlError *e, int *n, int *cls)
 {
     int r;
     mdl_state_copy(out, s);
     m->fx = 0;
     r = mdl_exec_step(m, out, L, step, NULL, NULL, e);
     *n = 1;
-    if (r == MDL_OK && (m->mode & MDL_FUSE) && !(step & MDL_STEP_EVENT))
+    if (r != MDL_OK)
+        return r;
+    if (d)
+        *cls = classify(m, d, s, out);
+    if ((m->mode & MDL_FUSE) && !(step & MDL_STEP_EVENT))
         fuse(m, out, L, (int)step, n);
     return r;
+}
+
+int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
+                       uint32_t step, MdlState *out, MdlError *e, int *n)
+{
+    return transition(m, s, L, step, NULL, out, e, n, NULL);
 }
 
 int mdl_por_class(Model *m, const MdlState *s, int i, MdlState *out)
@@ -249,9 +263,8 @@ int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
         if (mdl_decode(m, s, i, &d) ||
             ((d.flags & MDL_I_BACK) && mdl_access_sticky(m, L, i, d.pc)) ||
             !commutes(m, s, L, i, &d, &grow) ||
-            mdl_por_transition(m, s, L, (uint32_t)i, out, &e, &n) != MDL_OK)
+            transition(m, s, L, (uint32_t)i, &d, out, &e, &n, &cl) != MDL_OK)
             continue;
-        cl = classify(m, &d, s, out);
         if (cl == CL_INVISIBLE || cl == CL_GROW ||
             (cl == CL_SHRINK && !grow))
             return i;
