@@ -83,21 +83,26 @@ static int classify(const Model *m, const MdlInstr *d, const MdlState *a,
     return CL_VISIBLE;
 }
 
-/* Hierarchy models: whether footprint flags fl and lines (h, nh) touch
-   what step d of slot i acts on: the line of a PM write or flush; the
-   lines i may write or flush (a fence, pbar or psync with a durable WPQ,
-   FP_SETTLE); every line (l2wb, hierarchy instructions with a volatile
-   WPQ, and an arrival or finishing that may complete a collective pbar,
-   now or once the others have arrived). */
+/* Hierarchy models: whether thread j, whose footprint has flags fl and
+   lines (h, nh), may act on what step d of slot i acts on: the line of a
+   PM write or flush; the lines i may write or flush (a fence, pbar or
+   psync with a durable WPQ, FP_SETTLE); every line (l2wb, and hierarchy
+   instructions with a volatile WPQ). An arrival at a collective pbar, or
+   finishing, may complete a group whose release writes back every line
+   of the group: that acts on every line for a thread outside the group
+   (same: j shares i's CTA); a member's steps all come before the release
+   in either order. */
 static int hier_conflict(Model *m, const MdlLaunch *L, int i,
-                         const MdlInstr *d, unsigned fl, const uint32_t *h,
-                         uint32_t nh)
+                         const MdlInstr *d, int same, unsigned fl,
+                         const uint32_t *h, uint32_t nh)
 {
     unsigned own = 0;
-    if ((d->flags & (MDL_I_WAITS | MDL_I_ENDS)) &&
-        mdl_access_collective(m, L)) {
-        own = FP_HIER_ALL;
-    } else if ((d->flags & MDL_I_PERSIST) && !(d->flags & MDL_I_WAITS)) {
+    int releases = mdl_access_collective(m, L) &&
+                   ((d->flags & MDL_I_ENDS) ||
+                    ((d->flags & MDL_I_WAITS) && d->op == LIT_PBAR_WG));
+    if (releases && !same && (nh || (fl & FP_HIER_ALL)))
+        return 1;
+    if ((d->flags & MDL_I_PERSIST) && !(d->flags & MDL_I_WAITS)) {
         if (d->op == LIT_CLWB || d->op == LIT_CLFLUSH)
             own = FP_FLUSH;
         else if (settles(d) && m->red->writes_grow)
@@ -160,7 +165,8 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
             unsigned fl = FP_ENDS;
             if (m->pol->hierarchy && mdl_access_collective(m, L))
                 fl |= FP_HIER_ALL;
-            if (m->pol->hierarchy && hier_conflict(m, L, i, d, fl, NULL, 0))
+            if (m->pol->hierarchy &&
+                hier_conflict(m, L, i, d, same, fl, NULL, 0))
                 return 0;
             continue;
         }
@@ -174,7 +180,7 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                      mdl_access_has(f->w, f->nw, id))))
             return 0;
         if (m->pol->hierarchy &&
-            hier_conflict(m, L, i, d, f->flags, f->h, f->nh))
+            hier_conflict(m, L, i, d, same, f->flags, f->h, f->nh))
             return 0;
         if (arrives && (f->flags & FP_ENDS_DIRTY))
             return 0;
