@@ -31,6 +31,17 @@ void chk_options_default(ChkOptions *o)
     o->reduce = CHK_R_ALL;
 }
 
+/* The model's mode for these options: the literal semantics, or the
+   default mode with the reductions in use. */
+static unsigned model_mode(const ChkOptions *o)
+{
+    if (o->naive)
+        return MDL_NAIVE;
+    return (o->reduce & CHK_R_FUSE ? MDL_FUSE : 0) |
+           (o->reduce & CHK_R_POR ? MDL_POR : 0) |
+           (o->reduce & CHK_R_SLICE ? MDL_SLICE : 0);
+}
+
 double chk_now(void)
 {
     struct timespec ts;
@@ -436,7 +447,7 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     rep->arena = R.arena;
     rep->model = o->model;
     R.status = CHK_DONE;
-    R.m = mdl_new(p, o->model, o->naive, merr, sizeof merr);
+    R.m = mdl_new(p, o->model, model_mode(o), merr, sizeof merr);
     if (!R.m) {
         rep->status = CHK_ERROR;
         rep->reason = lit_arena_strdup(R.arena, merr);

@@ -163,7 +163,22 @@ typedef struct {
     uint64_t deps;                      /* D(s) as slot bits */
 } MdlPending;
 
-Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
+/* How a Model explores (mdl_new's mode). MDL_NAIVE is DESIGN's literal
+   semantics and excludes the others; the others are the reductions of the
+   default mode, each of which keeps every crash image (on the words a
+   check can observe), terminal state, runtime error and livelock
+   (specs/checker.md, "Reductions"). */
+enum {
+    MDL_NAIVE = 1,
+    MDL_FUSE = 2,                       /* a thread's invisible steps run in
+                                           the step before them */
+    MDL_POR = 4,                        /* one thread's step alone where it
+                                           stands for all */
+    MDL_SLICE = 8                       /* persistency kept only for PM
+                                           words a check can observe */
+};
+
+Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen);
 void mdl_free(Model *m);
 uint32_t mdl_max_words(const Model *m);  /* upper bound on any state's len */
@@ -177,13 +192,21 @@ void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out);
    (deadlock, divergence). Returns the number of successors. */
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                    void *ctx);
-/* Replays one step of s into out; 0 ok, 1 the step failed (e filled),
-   -1 no such step. */
+/* The number of instructions transition `step` of s (as mdl_successors
+   gives it) executes: 1, or more when MDL_FUSE runs the invisible steps
+   after it. A witness replays them one by one with mdl_apply. */
+int mdl_chain(Model *m, const MdlState *s, uint32_t step);
+/* Whether a crash image's PM word w can matter to a check: always, unless
+   MDL_SLICE found that nothing reads it; then images hold its initial
+   value. */
+int mdl_observed(const Model *m, int32_t word);
+/* Replays one instruction (or model event) of s into out; 0 ok, 1 the
+   step failed (e filled), -1 no such step. */
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
               MdlStepInfo *info, MdlError *e);
 
-/* Executes step `step` of s in place, without describing it (acc may be
-   NULL); same results as mdl_apply. The cheap way to follow one given
+/* Executes one instruction (or model event) `step` of s in place, without
+   describing it (acc may be NULL); same results as mdl_apply. The cheap way to follow one given
    schedule, as the timing model does. */
 int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
              MdlError *e);

@@ -111,7 +111,8 @@ static void hg_all_zero(HwGen *g, const char *quant)
 
 /* Writes the program of `seed` into buf (len bytes); size >= 1 scales the
    number of instructions per thread. */
-static void hg_program(uint64_t seed, int size, char *buf, size_t len)
+static __attribute__((unused)) void hg_program(uint64_t seed, int size,
+                                              char *buf, size_t len)
 {
     static const int ctls[3] = {1, 2, 8};
     HwGen g;

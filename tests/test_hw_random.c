@@ -13,7 +13,9 @@
  * instructions; the few too large for the naive explorer are counted and
  * skipped, at most one in twenty). For longer runs GPMC_HW_SEEDS=N runs N
  * seeds from GPMC_HW_FIRST (default 1) at size GPMC_HW_SIZE (default 1),
- * and GPMC_HW_WALK=N walks N of them state by state.
+ * and GPMC_HW_WALK=N walks N of them state by state. The first 300
+ * programs also run under the five abstract models against their naive
+ * mode.
  */
 #include <dirent.h>
 
@@ -141,6 +143,37 @@ static void test_random_larger_programs_agree(void **state)
     (void)state;
     if (!getenv("GPMC_HW_SEEDS"))
         run_seeds(1, 200, 2);
+}
+
+/* The same programs under the abstract models (hardware instructions are
+   no-ops there, st.wt is st): default mode (every reduction) against
+   naive. */
+static void test_abstract_models_agree(void **state)
+{
+    static char text[8192];
+    int runs = 0;
+    (void)state;
+    for (int seed = 1; seed <= 300; seed++) {
+        LitProgram *p;
+        hg_program((uint64_t)seed, 1, text, sizeof text);
+        p = cu_parse(text);
+        for (int m = LIT_STRICT; m <= LIT_BSCOPED; m++) {
+            CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
+            ChkReport *a = cu_run_opts(p, m, &dflt);
+            ChkReport *b = cu_run_opts(p, m, &naive);
+            char why[512];
+            if (!same(a, b, why, sizeof why)) {
+                print_error("seed %d, %s: %s\n%s", seed, lit_model_names[m],
+                            why, text);
+                fail();
+            }
+            runs++;
+            chk_report_free(a);
+            chk_report_free(b);
+        }
+        lit_program_free(p);
+    }
+    print_message("%d runs under the abstract models agree\n", runs);
 }
 
 /* ---- state by state -------------------------------------------------
@@ -541,6 +574,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_programs_agree),
         cmocka_unit_test(test_random_larger_programs_agree),
+        cmocka_unit_test(test_abstract_models_agree),
         cmocka_unit_test(test_states_agree),
         cmocka_unit_test(test_families_bounded),
         cmocka_unit_test(test_corpus_agrees),

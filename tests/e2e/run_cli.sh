@@ -259,7 +259,8 @@ kernel k grid 1 block 2 {
 check final forall (a[0] == 1 && b[N-1] == 2)
 EOF
 expect_rc 0 "$GPMC" run t3.litmus --model epoch
-expect_rc 1 "$GPMC" run t3.litmus --model epoch --max-states 5 --db inc.db
+expect_rc 1 "$GPMC" run t3.litmus --model epoch --max-states 5 --no-reduce \
+    --db inc.db
 assert_grep "incomplete status" '^Status incomplete: max-states (5) reached$' out
 assert_eq "incomplete check row" "$(q inc.db "SELECT status, error FROM checks")" \
     "incomplete,max-states (5) reached"
