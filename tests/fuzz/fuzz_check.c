@@ -101,10 +101,10 @@ int fuzz_check(const uint8_t *data, size_t size)
             broken(p, model, "a result is missing", NULL);
         if (a->status == CHK_DONE && n->status == CHK_DONE)
             agree(p, model, a, n);
-        MdlCosts costs;
+        TmCosts costs;
         char err[256];
-        if (mdl_time(p, model, 20000, &costs, err, sizeof err))
-            broken(p, model, "mdl_time failed", err);
+        if (tm_run(p, model, 20000, &costs, err, sizeof err))
+            broken(p, model, "tm_run failed", err);
         h_print_report(sink, p, a, &costs, NULL);
         h_print_json(sink, p, n, NULL, NULL);
         chk_report_free(a);
