@@ -15,6 +15,7 @@
 
 #include "tests/check_util.h"
 #include "model/model.h"
+#include "tests/project.h"
 
 static char **files;
 static int nfiles;
@@ -58,66 +59,6 @@ static int cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The naive report's images projected as the model with MDL_SLICE
-   projects them (the words it does not observe at their initial value),
-   sorted and distinct; returns how many. */
-static int project(const LitProgram *p, int model, const ChkReport *b,
-                   char ***out)
-{
-    char err[256];
-    Model *m = mdl_new(p, model, MDL_SLICE, err, sizeof err);
-    char **v = lit_calloc((size_t)b->nimages + 1, sizeof *v);
-    int n = 0;
-    assert_non_null(m);
-    assert_non_null(v);
-    for (int i = 0; i < b->nimages; i++) {
-        LitStr s = {0};
-        const char *t = b->images[i];
-        for (int32_t w = 0; *t; w++) {
-            const char *end = strchr(t, ' ');
-            size_t len = end ? (size_t)(end - t) : strlen(t);
-            assert_true(w < p->pm_words);
-            if (w)
-                lit_str_putn(&s, " ", 1);
-            if (mdl_observed(m, w)) {
-                lit_str_putn(&s, t, len);
-            } else {
-                int64_t init = 0;
-                for (int l = 0; l < p->nlocs; l++)
-                    if (p->locs[l].space == LIT_PM && w >= p->locs[l].addr &&
-                        w < p->locs[l].addr + p->locs[l].size)
-                        init = p->locs[l].init[w - p->locs[l].addr];
-                lit_str_printf(&s, "%lld", (long long)init);
-            }
-            t += len;
-            while (*t == ' ')
-                t++;
-        }
-        assert_false(s.failed);
-        v[n++] = s.s ? s.s : lit_calloc(1, 1);
-    }
-    qsort(v, (size_t)n, sizeof *v, cmp_str);
-    {
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            if (k && !strcmp(v[k - 1], v[i])) {
-                lit_free(v[i]);
-                continue;
-            }
-            v[k++] = v[i];
-        }
-        n = k;
-    }
-    mdl_free(m);
-    *out = v;
-    return n;
-}
-
 static void compare(const char *what, const LitProgram *p, int model,
                     const ChkReport *a, const ChkReport *b, int sliced)
 {
@@ -158,7 +99,8 @@ static void compare(const char *what, const LitProgram *p, int model,
     }
     for (int i = 0; i < a->nerrors; i++)
         assert_string_equal(a->errors[i], b->errors[i]);
-    nimg = sliced ? project(p, model, b, &img) : b->nimages;
+    nimg = sliced ? project_images(p, model, b, &img) : b->nimages;
+    assert_true(nimg >= 0);
     if (a->nimages != nimg) {
         print_error("%s: %d crash images vs naive %d\n", what, a->nimages,
                     nimg);
