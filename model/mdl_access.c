@@ -742,9 +742,10 @@ int mdl_access_setup(Model *m)
     m->red = lit_arena_alloc(m->arena, sizeof *m->red);
     if (!m->red)
         return -1;
-    /* hw with a durable WPQ (mdl_por.c, CLASSES) */
-    m->red->writes_grow = m->pol->hierarchy &&
-                          m->p->config.val[LIT_CFG_WPQ] == 0;
+    /* Never, since hw's default mode keeps no per-line write logs: a PM
+       write then takes away the write-back of the line's older dirty value
+       (mdl_por.c, CLASSES; test_mdl_reduce's test_classes_hold). */
+    m->red->writes_grow = 0;
     return 0;
 }
 

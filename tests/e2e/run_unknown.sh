@@ -72,9 +72,10 @@ printf '%s\n' "Verdict INC strict 0 Ok Ok" "Verdict INC strict 1 No No" \
     "Verdict INC strict 4 No -" "Verdict INC strict 5 Ok -" >want
 assert_same "Verdict lines of the complete check" got want
 
-# Reports: the verdicts report marks and counts Unknown; unexpected lists
+# Reports (of the unreduced search, which the limit stops): the verdicts
+# report marks and counts Unknown; unexpected lists
 # it with the check's id.
-expect_rc 1 "$GPMC" run inc.litmus --model epoch --max-states 6 --db r.db
+expect_rc 1 "$GPMC" run inc.litmus --model epoch --max-states 6 --no-reduce --db r.db
 expect_rc 0 "$GPMC" report verdicts --db r.db
 assert_grep "Unknown marked" '^INC      0  final    -       Unknown!' out
 assert_grep "summary counts Unknown" \
@@ -95,8 +96,9 @@ assert_eq "suite summary" "$(tail -n 1 out)" "0 passed, 1 failed"
 
 # A long check, stopped by --timeout, with --progress: pan-like lines about
 # once a second on stderr (here at least one), then the summary line; the
-# verdict that needs the whole state space is Unknown.
-expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict -D N=8 \
+# verdict that needs the whole state space is Unknown (the unreduced search:
+# the reductions take this program in a hundred states).
+expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict --no-reduce -D N=8 \
     -D R=3 --timeout 2.5 --progress
 n=$(grep -c '^gpmc: bench-barrier strict: [0-9]* states, [0-9]* states/s, depth [0-9]*, [0-9]* transitions, peak [0-9.]* [kMG]B, [0-9]* s$' err) || true
 [ "$n" -ge 1 ] && [ "$n" -le 4 ] || fail "progress lines: $(cat err)"
@@ -105,6 +107,6 @@ assert_grep "summary line" \
 assert_eq "stderr lines" "$(wc -l <err)" $((n + 1))
 assert_grep "Unknown verdict" '^Verdict bench-barrier strict 0 Unknown -$' out
 # without --progress and off a terminal: nothing on stderr
-expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict -D N=8 \
+expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict --no-reduce -D N=8 \
     -D R=3 --timeout 1.5
 [ ! -s err ] || fail "stderr without --progress: $(cat err)"
