@@ -14,7 +14,7 @@ SAN     ?=
 PREFIX  ?= /usr/local
 CFLAGS  := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(SAN) \
            -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(EXTRA_CFLAGS)
-LDLIBS  := -lsqlite3 -lm
+LDLIBS  := -lsqlite3 -lm -pthread
 DEBS    := libcmocka-dev libsqlite3-dev pkg-config sqlite3
 
 SUBSYS  := litmus model checker results harness
