@@ -362,7 +362,6 @@ typedef struct {
     Model *m;
     ChkCursor cur;
     MdlState s;
-    int64_t transitions;
     ChkErrLog *log;
     size_t nlog, caplog;
     int failed;

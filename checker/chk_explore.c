@@ -18,6 +18,7 @@
 
 #define CHUNK 32                        /* states a thread takes at once */
 #define PAR_MIN 1024                    /* smaller levels: one thread */
+#define MOVED_ERR 0x80000000u
 
 typedef struct {
     ChkRun *R;
@@ -36,7 +37,8 @@ typedef struct {
     MdlError elimit;                    /* and its reason */
     uint32_t mcut;                      /* discoverer of state max-states */
     int dead;                           /* a state with no way on */
-    uint8_t *moved;                     /* parallel: per state of the level */
+    uint32_t *moved;                    /* parallel, per state of the level:
+                                           transitions | MOVED_ERR */
     size_t capmoved;
     ChkSeg disc;                        /* parallel: ~first discovery */
 } Bfs;
@@ -46,8 +48,8 @@ typedef struct {
     ChkWorker *w;                       /* parallel, else NULL */
     const MdlState *cur;
     ChkCursor *c;
-    uint32_t i, k, seq;
-    int moved;
+    uint32_t i, k, seq;                 /* k: successors so far */
+    int failed;                         /* some step failed */
 } Exp;
 
 static int logged(Exp *x, uint32_t step, const MdlError *e)
@@ -107,10 +109,7 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
     uint32_t id, k = x->k++;
     int r;
     (void)step;
-    x->moved = 1;
-    if (x->w)
-        x->w->transitions++;
-    else
+    if (!x->w)
         R->transitions++;
     if (atomic_load_explicit(&b->stop, memory_order_relaxed))
         return;
@@ -144,7 +143,7 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
 {
     Exp *x = ctx;
     Bfs *b = x->b;
-    x->moved = 1;
+    x->failed = 1;
     if (e->kind == MDL_E_LIMIT) {
         expansion_limit(x, e);
     } else if (x->w) {
@@ -156,10 +155,10 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
     }
 }
 
-/* Expands state i, decoded in cur through cursor c; whether it has a
-   successor or a failing step. */
-static int expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
-                  const MdlState *cur, uint32_t i)
+/* Expands state i, decoded in cur through cursor c: its number of
+   successors, | MOVED_ERR if some step fails. */
+static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
+                       const MdlState *cur, uint32_t i)
 {
     Exp x;
     memset(&x, 0, sizeof x);
@@ -169,7 +168,7 @@ static int expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
     x.c = c;
     x.i = i;
     mdl_successors(m, cur, on_succ, on_err, &x);
-    return x.moved;
+    return x.k | (x.failed ? MOVED_ERR : 0);
 }
 
 /* ---- one thread ------------------------------------------------------------ */
@@ -193,7 +192,7 @@ static void serial_level(Bfs *b)
         if (R->status != CHK_DONE)
             b->vcut = i;
         if (expanding) {
-            int moved = expand(b, NULL, R->m, &L->cur, &L->state, i);
+            uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i);
             if (atomic_load(&b->stop))
                 return;
             if (!moved && !chk_space_end(b->sp, i))
@@ -261,8 +260,7 @@ static void expansions(Bfs *b, int t)
         chk_gate_enter(&R->gate);
         for (uint32_t i = a; i < e && !w->failed; i++) {
             chk_store_get(&b->sp->store, &w->cur, i, &w->s);
-            b->moved[i - b->lo] =
-                (uint8_t)expand(b, w, w->m, &w->cur, &w->s, i);
+            b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i);
         }
         chk_gate_leave(&R->gate);
         if (t == 0) {
@@ -320,8 +318,6 @@ static int parallel_commit(Bfs *b)
         memcpy(all + nall, w->log, w->nlog * sizeof *all);
         nall += w->nlog;
         w->nlog = 0;
-        R->transitions += w->transitions;
-        w->transitions = 0;
     }
     qsort(all, nall, sizeof *all, cmp_log);
     for (size_t j = 0; j < nall; j++)
@@ -358,9 +354,11 @@ static int parallel_commit(Bfs *b)
             chk_error_at(R, b->level, b->recovery, all[j].state, b->depth,
                          all[j].step, &all[j].e);
         }
-    for (uint32_t i = b->lo; i < b->hi && i <= cut; i++)
+    for (uint32_t i = b->lo; i < b->hi && i <= cut; i++) {
+        R->transitions += b->moved[i - b->lo] & ~MOVED_ERR;
         if (!b->moved[i - b->lo] && !chk_space_end(sp, i))
             b->dead = 1;
+    }
     perm = chk_mem_alloc(&R->mem, ((size_t)keep + 1) * sizeof *perm);
     tmp = chk_mem_alloc(&R->mem, ((size_t)keep + 1) * sizeof *tmp);
     if (!perm || !tmp || chk_space_reserve(sp, b->hi + keep))
@@ -473,7 +471,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             if (b.capmoved < b.hi - b.lo) {
                 chk_mem_free(&R->mem, b.moved);
                 b.capmoved = (size_t)(b.hi - b.lo) * 2;
-                b.moved = chk_mem_alloc(&R->mem, b.capmoved);
+                b.moved = chk_mem_alloc(&R->mem, b.capmoved * sizeof *b.moved);
                 if (!b.moved) {
                     chk_fail(R);
                     break;

@@ -35,6 +35,17 @@ void chk_options_default(ChkOptions *o)
     o->reduce = CHK_R_ALL;
 }
 
+void chk_options_share(ChkOptions *o, int jobs)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (jobs <= 1)
+        return;
+    if (o->threads == 0)
+        o->threads = cores / jobs > 1 ? (int)(cores / jobs) : 1;
+    if (o->max_memory_kb == 0)
+        o->max_memory_kb = chk_mem_default_limit() / 1024 / jobs;
+}
+
 double chk_now(void)
 {
     struct timespec ts;
