@@ -71,11 +71,16 @@ extern const char *const chk_status_names[3];     /* done incomplete error */
 typedef enum { CHK_V_COUNTEREXAMPLE, CHK_V_EXAMPLE, CHK_V_ERROR } ChkVKind;
 extern const char *const chk_vkind_names[3];
 
+/* A verdict. Unknown: the check is incomplete and no witness found before
+   the limit decides it (DESIGN section 3); it never passes. */
+typedef enum { CHK_NO, CHK_OK, CHK_UNKNOWN } ChkVerdict;
+extern const char *const chk_verdict_names[3];    /* No Ok Unknown */
+
 typedef struct {
     int cond_index;
     int phase, quant;                   /* LitPhase, LitQuant */
     const char *cond;                   /* canonical text */
-    int verdict;                        /* 1 Ok, 0 No */
+    int verdict;                        /* ChkVerdict */
     int expected;                       /* -1 none, 0 No, 1 Ok */
     int64_t positive, negative;
 } ChkResult;

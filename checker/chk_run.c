@@ -24,6 +24,7 @@
 
 const char *const chk_status_names[3] = {"done", "incomplete", "error"};
 const char *const chk_vkind_names[3] = {"counterexample", "example", "error"};
+const char *const chk_verdict_names[3] = {"No", "Ok", "Unknown"};
 
 void chk_options_default(ChkOptions *o)
 {
@@ -55,7 +56,25 @@ double chk_now(void)
 
 int chk_result_passes(const ChkResult *r)
 {
-    return r->expected < 0 ? r->verdict == 1 : r->verdict == r->expected;
+    if (r->verdict == CHK_UNKNOWN)
+        return 0;
+    return r->expected < 0 ? r->verdict == CHK_OK : r->verdict == r->expected;
+}
+
+/* An incomplete check keeps only the verdicts a witness found before the
+   limit decides: a counterexample makes forall/~exists/noerror No, an
+   example makes exists Ok. The other side of each claim needs the whole
+   state space, so it becomes Unknown (DESIGN section 3). */
+static void undecided_to_unknown(const ChkRun *R, ChkReport *rep)
+{
+    if (R->status == CHK_DONE)
+        return;
+    for (int k = 0; k < rep->nresults; k++) {
+        ChkResult *r = &rep->results[k];
+        int universal = r->phase == LIT_NOERROR || r->quant != LIT_EXISTS;
+        if (r->verdict == (universal ? CHK_OK : CHK_NO))
+            r->verdict = CHK_UNKNOWN;
+    }
 }
 
 static int nthreads(const ChkOptions *o)
@@ -342,6 +361,7 @@ static void build_report(ChkRun *R, ChkReport *rep)
     rep->notes = lit_arena_strdup(R->arena, mdl_notes(R->m));
     if (!rep->notes)
         rep->notes = "";
+    undecided_to_unknown(R, rep);       /* the final status decides */
 }
 
 /* The report of a check that could not even start for lack of memory. */

@@ -38,6 +38,8 @@ typedef struct {
     int nstores, nsteps, ncrashes;
     int first_crash_after;
     char first_crash[512];
+    char outcome[1024];                 /* the observation witnessed, or "" */
+    char error[160];                    /* the runtime error, or "" */
 } W;
 
 static void image_text(const ChkRun *R, const int64_t *pm, Buf *b)
@@ -59,7 +61,47 @@ static void image_text(const ChkRun *R, const int64_t *pm, Buf *b)
     }
 }
 
-static void step_json(W *w, const MdlStepInfo *in, int level, int store)
+/* The memory word a step read and the one it wrote, for the reads-from
+   edges of `gpmc show --dot` (specs/schema.md): "x", "a[1]", shared words
+   with their CTA ("s[0]@cta1"), and the word's space. The instruction
+   decoder says what the step's instruction reads and may write, on the
+   state before it (w->a); a CAS wrote only if the value it read (its rd,
+   in the state after it, w->b) was the one it compared with. */
+typedef struct {
+    char reads[80], writes[80];
+    const char *space;
+} Access;
+
+static void step_access(W *w, uint32_t step, Access *ac)
+{
+    static const char *const spaces[] = {"pm", "dram", "shared"};
+    ChkRun *R = w->R;
+    MdlInstr di;
+    char nm[64];
+    memset(ac, 0, sizeof *ac);
+    if ((step & MDL_STEP_EVENT) || mdl_decode(R->m, &w->a, (int)step, &di) ||
+        di.space < 0 || di.space > LIT_SHARED || di.word < 0 ||
+        !(di.flags & (MDL_I_READ | MDL_I_WRITE)))
+        return;
+    int rd = (di.flags & MDL_I_READ) != 0, wr = (di.flags & MDL_I_WRITE) != 0;
+    if (di.op == LIT_ATOM_CAS &&
+        mdl_reg(R->m, &w->b, di.gtid, di.in->rd) != di.a)
+        wr = 0;
+    mdl_word_name(R->m, di.space, di.word, nm, sizeof nm);
+    if (di.space == LIT_SHARED)
+        snprintf(ac->reads, sizeof ac->reads, "%s@cta%d", nm, (int)di.cta);
+    else
+        snprintf(ac->reads, sizeof ac->reads, "%s", nm);
+    memcpy(ac->writes, ac->reads, sizeof ac->writes);
+    if (!rd)
+        ac->reads[0] = '\0';
+    if (!wr)
+        ac->writes[0] = '\0';
+    ac->space = spaces[di.space];
+}
+
+static void step_json(W *w, const MdlStepInfo *in, int level, int store,
+                      const Access *ac)
 {
     const char *kname = in->kernel >= 0 ? w->R->p->kernels[in->kernel].name
                                         : "";
@@ -74,6 +116,17 @@ static void step_json(W *w, const MdlStepInfo *in, int level, int store)
     put_json_str(&w->steps, in->effect);
     if (store > 0)
         put(&w->steps, ",\"store\":%d", store);
+    if (ac && ac->space) {
+        put(&w->steps, ",\"space\":\"%s\"", ac->space);
+        if (ac->reads[0]) {
+            put(&w->steps, ",\"reads\":");
+            put_json_str(&w->steps, ac->reads);
+        }
+        if (ac->writes[0]) {
+            put(&w->steps, ",\"writes\":");
+            put_json_str(&w->steps, ac->writes);
+        }
+    }
     put(&w->steps, "}");
 }
 
@@ -101,9 +154,11 @@ static int replay(W *w, uint32_t step, int level)
     MdlStepInfo in;
     MdlError e;
     MdlState t;
+    Access ac;
     int store = 0, r = mdl_apply(R->m, &w->a, step, &w->b, &in, &e);
     if (r)
         return r;
+    step_access(w, step, &ac);
     if (in.removed) {
         int k = 0;
         for (int j = 0; j < 64; j++)
@@ -128,7 +183,7 @@ static int replay(W *w, uint32_t step, int level)
                 }
     }
     describe(w, &in, store);
-    step_json(w, &in, level, store);
+    step_json(w, &in, level, store, &ac);
     w->nsteps++;
     t = w->a;
     w->a = w->b;
@@ -269,10 +324,11 @@ static void play(W *w, const Seg *seg, int nseg)
             if (mdl_apply(R->m, &w->a, g->err_step, &w->b, &in, &e) == 1) {
                 if (g->err_step != MDL_STEP_NONE) {
                     describe(w, &in, 0);
-                    step_json(w, &in, g->level, 0);
+                    step_json(w, &in, g->level, 0, NULL);
                     w->nsteps++;
                 }
                 put(&w->text, "error: %s\n", e.msg);
+                snprintf(w->error, sizeof w->error, "%s", e.msg);
             }
         }
         if (g->crash_img != CHK_NONE)
@@ -292,7 +348,16 @@ static void finish(W *w, ChkViolation *v, int kind)
         const char *c = w->crashes.s, *e = strchr(c, '}');
         put(&js, ",\"crash\":%.*s}", (int)(e - c), c);
     }
-    put(&js, ",\"deps\":[%s]}", w->deps.len ? w->deps.s : "");
+    put(&js, ",\"deps\":[%s]", w->deps.len ? w->deps.s : "");
+    if (w->outcome[0]) {
+        put(&js, ",\"outcome\":");
+        put_json_str(&js, w->outcome);
+    }
+    if (w->error[0]) {
+        put(&js, ",\"error\":");
+        put_json_str(&js, w->error);
+    }
+    put(&js, "}");
     v->kind = kind;
     v->depth = w->ncrashes;
     v->witness = lit_arena_strdup(R->arena, w->text.len ? w->text.s : "");
@@ -389,6 +454,7 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
         chk_outcome_text(R, ph, chk_table_key(&R->outs[ph].tab, o, NULL), buf,
                          sizeof buf);
         put(&w.text, "%s\n", buf);
+        snprintf(w.outcome, sizeof w.outcome, "%s", buf);
         if (ph == LIT_CRASH) {
             Buf ib = {0};
             chk_image_expand(R, R->outs[ph].o[o].aux, R->img.full);

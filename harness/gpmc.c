@@ -11,10 +11,10 @@ static const HCommand commands[] = {
     {"suite", h_cmd_suite, "suite DIR|FILE... [--jobs N] [--db F] "
                            "[--shard I/N] [--resume] ..."},
     {"time", h_cmd_time, "time FILE... [--model M[,M...]|all] [-D NAME=V] "
-                         "[--config KEY=V] [--db F]"},
-    {"query", h_cmd_query, "query [--db F] [--csv|--json] \"SELECT ...\""},
+                         "[--config KEY=V] [--db F] [--csv|--json]"},
+    {"query", h_cmd_query, "query [--db F] [--csv|--json] \"SELECT ...\" | -"},
     {"report", h_cmd_report,
-     "report verdicts|unexpected|costs|disagreements [--db F]"},
+     "report verdicts|unexpected|costs|disagreements|html [--db F] ..."},
     {"show", h_cmd_show, "show violation ID | check ID [--db F] [--dot]"},
     {"merge", h_cmd_merge, "merge OUT.db IN.db..."},
     {"parse", h_cmd_parse, "parse FILE... [-D NAME=V] [--config KEY=V]"},
@@ -48,7 +48,15 @@ int main(int argc, char **argv)
     for (const HCommand *c = commands; c->name; c++)
         if (!strcmp(argv[1], c->name))
             exit(c->fn(argc - 2, argv + 2));
-    fprintf(stderr, "gpmc: error: unknown command '%s'\n", argv[1]);
+    const char *names[16];
+    int n = 0;
+    for (const HCommand *c = commands; c->name && n < 16; c++)
+        names[n++] = c->name;
+    const char *near = h_suggest(argv[1], names, n);
+    fprintf(stderr, "gpmc: error: unknown command '%s'", argv[1]);
+    if (near)
+        fprintf(stderr, " (did you mean %s?)", near);
+    fputc('\n', stderr);
     usage(stderr);
     exit(H_USAGE);
 }

@@ -3,51 +3,76 @@
  * `run` and `suite` so that both record exactly the same rows.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/harness.h"
 
-static char *slurp(const char *path, size_t *len)
+/* What a non-regular file is, for the error. */
+static const char *file_kind(mode_t m)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (!f)
+    return S_ISDIR(m) ? "is a directory"
+           : S_ISFIFO(m) ? "is a FIFO, not a regular file"
+           : S_ISCHR(m) ? "is a character device, not a regular file"
+           : S_ISBLK(m) ? "is a block device, not a regular file"
+           : S_ISSOCK(m) ? "is a socket, not a regular file"
+           : "is not a regular file";
+}
+
+/* The file is opened without blocking, so a FIFO is refused rather than
+   waited on. */
+char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(why, wlen, "cannot read: %s", strerror(errno));
         return NULL;
-    for (;;) {
-        size_t r;
-        if (n + 4096 + 1 > cap) {
-            char *b;
-            cap = cap ? cap * 2 : 8192;
-            b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = b;
-        }
-        r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
     }
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        snprintf(why, wlen, "%s", fstat(fd, &st) ? strerror(errno)
+                 : S_ISDIR(st.st_mode)
+                     ? "is a directory (gpmc run reads .litmus files;"
+                       " gpmc suite DIR checks a directory)"
+                     : file_kind(st.st_mode));
+        close(fd);
+        return NULL;
+    }
+    LitStr s = {0};
+    char buf[65536];
+    ssize_t n = 0;
+    while (s.len <= H_MAX_FILE &&
+           ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+        if (n > 0)
+            lit_str_putn(&s, buf, (size_t)n);
+    int err = n < 0 ? errno : 0;
+    close(fd);
+    if (s.len > H_MAX_FILE || err || s.failed) {
+        snprintf(why, wlen, "%s", s.len > H_MAX_FILE
+                 ? "larger than the 4 MB a litmus file may have"
+                 : err ? strerror(err) : "out of memory");
+        lit_str_free(&s);
+        return NULL;
+    }
+    if (!s.s)
+        lit_str_putn(&s, "", 0);
+    *len = s.len;
+    return s.s;
 }
 
 int h_file_load(const char *path, const HOpts *o, HFile *f)
 {
     LitOptions lo;
     LitDiag d;
+    char why[256];
     memset(f, 0, sizeof *f);
     f->path = path;
-    f->source = slurp(path, &f->len);
+    f->source = h_file_read(path, &f->len, why, sizeof why);
     if (!f->source) {
-        fprintf(stderr, "%s: error: cannot read: %s\n", path, strerror(errno));
+        fprintf(stderr, "%s: error: %s\n", path, why);
         return H_USAGE;
     }
     h_sha256(f->source, f->len, f->sha256);
@@ -59,7 +84,7 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
                                                         &f->p, &d)) {
         fputs(d.text ? d.text : "", stderr);
         lit_diag_free(&d);
-        free(f->source);
+        lit_free(f->source);
         f->source = NULL;
         return H_USAGE;
     }
@@ -70,7 +95,7 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
 void h_file_free(HFile *f)
 {
     lit_program_free(f->p);
-    free(f->source);
+    lit_free(f->source);
     memset(f, 0, sizeof *f);
 }
 
@@ -140,7 +165,7 @@ static void params_string(const LitProgram *p, char *buf, size_t len)
 
 static const char *vtext(int v)
 {
-    return v < 0 ? NULL : v ? "Ok" : "No";
+    return v < 0 ? NULL : chk_verdict_names[v];
 }
 
 /* What names a check row: the test, the model and the config. */
@@ -177,29 +202,32 @@ static void fill_costs(ResCheck *c, const MdlCosts *costs, ResCost *cost)
 }
 
 static int write_check(ResDb *db, int64_t run_id, const HFile *f,
-                       const ResCheck *c)
+                       const ResCheck *c, int64_t *check_id)
 {
-    int64_t check_id;
-    if (!res_write_check(db, run_id, c, &check_id))
+    if (!res_write_check(db, run_id, c, check_id))
         return H_OK;
     fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
     return H_INTERNAL;
 }
 
+/* Writes the check; its id and its violations' ids go to ids. */
 static int store(const HFile *f, const HOpts *o, const ChkReport *r,
-                 const MdlCosts *costs, ResDb *db, int64_t run_id)
+                 const MdlCosts *costs, ResDb *db, int64_t run_id,
+                 HStored *ids)
 {
     char config[2048], params[1024];
     ResCheck c;
-    ResResult *res = calloc((size_t)r->nresults + 1, sizeof *res);
-    ResOutcome *out = calloc((size_t)r->noutcomes + 1, sizeof *out);
-    ResViolation *vio = calloc((size_t)r->nviolations + 1, sizeof *vio);
+    ResResult *res = lit_calloc((size_t)r->nresults + 1, sizeof *res);
+    ResOutcome *out = lit_calloc((size_t)r->noutcomes + 1, sizeof *out);
+    ResViolation *vio = lit_calloc((size_t)r->nviolations + 1, sizeof *vio);
     ResCost cost[MDL_NCOSTS];
     int rc;
-    if (!res || !out || !vio) {
-        free(res);
-        free(out);
-        free(vio);
+    ids->violation_ids = lit_calloc((size_t)r->nviolations + 1,
+                                    sizeof *ids->violation_ids);
+    if (!res || !out || !vio || !ids->violation_ids) {
+        lit_free(res);
+        lit_free(out);
+        lit_free(vio);
         fprintf(stderr, "gpmc: error: out of memory\n");
         return H_INTERNAL;
     }
@@ -246,10 +274,15 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
     c.outcomes = out;
     c.nviolations = r->nviolations;
     c.violations = vio;
-    rc = write_check(db, run_id, f, &c);
-    free(res);
-    free(out);
-    free(vio);
+    rc = write_check(db, run_id, f, &c, &ids->check_id);
+    if (!rc && res_violation_ids(db, ids->check_id, ids->violation_ids,
+                                 r->nviolations) != r->nviolations) {
+        fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
+        rc = H_INTERNAL;
+    }
+    lit_free(res);
+    lit_free(out);
+    lit_free(vio);
     return rc;
 }
 
@@ -271,38 +304,64 @@ int h_store_costs(const HFile *f, const HOpts *o, int model,
                : costs->status == MDL_TIME_LIMIT ? "incomplete" : "error";
     c.error = costs->status == MDL_TIME_OK ? NULL : costs->error;
     fill_costs(&c, costs, cost);
-    return write_check(db, run_id, f, &c);
+    int64_t check_id;
+    return write_check(db, run_id, f, &c, &check_id);
+}
+
+/* Each line of the checker's notes, on stderr, after the file's name. */
+static void print_notes(const char *path, const char *notes)
+{
+    while (notes && *notes) {
+        size_t n = strcspn(notes, "\n");
+        fprintf(stderr, "%s: %.*s\n", path, (int)n, notes);
+        notes += n + (notes[n] == '\n');
+    }
 }
 
 int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
-            int64_t run_id, FILE *out, int *passed)
+            int64_t run_id, FILE *out, HCheckResult *res)
 {
     ChkOptions co = o->chk;
     ChkReport *r;
     MdlCosts costs;
+    HProgress pg;
+    HStored ids = {0, NULL};
     char err[256];
     int rc = H_OK;
     co.model = model;
+    memset(res, 0, sizeof *res);
+    if (out && o->progress) {
+        h_progress_start(&pg, f->p->name, lit_model_names[model]);
+        co.progress = h_progress_report;
+        co.progress_ctx = &pg;
+    }
     if (chk_run(f->p, &co, &r, err, sizeof err)) {
         fprintf(stderr, "gpmc: internal error: %s: %s\n", f->path, err);
         return H_INTERNAL;
     }
+    if (out && o->progress)
+        h_progress_end(&pg, r);
     if (mdl_time(f->p, model, H_CHECK_TIME_STEPS, &costs, err, sizeof err)) {
         memset(&costs, 0, sizeof costs);
         costs.status = MDL_TIME_ERROR;
         snprintf(costs.error, sizeof costs.error, "%.150s", err);
     }
-    if (out && r->notes && *r->notes)
-        fputs(r->notes, stderr);
-    if (out) {
-        if (o->json)
-            h_print_json(out, f->p, r, &costs);
-        else
-            h_print_report(out, f->p, r, &costs);
-    }
-    *passed = h_report_passes(f->p, r);
+    if (out)
+        print_notes(f->path, r->notes);
     if (db)
-        rc = store(f, o, r, &costs, db, run_id);
+        rc = store(f, o, r, &costs, db, run_id, &ids);
+    if (out) {
+        const HStored *stored = db && !rc ? &ids : NULL;
+        if (o->json && h_print_json(out, f->p, r, &costs, stored)) {
+            fprintf(stderr, "gpmc: error: %s: out of memory\n", f->path);
+            rc = H_INTERNAL;
+        } else if (!o->json)
+            h_print_report(out, f->p, r, &costs, stored);
+    }
+    res->passed = h_report_passes(f->p, r);
+    res->check_id = ids.check_id;
+    h_failure_text(r, res->why, sizeof res->why);
+    lit_free(ids.violation_ids);
     chk_report_free(r);
     return rc;
 }
@@ -313,7 +372,7 @@ char *h_argv_string(const char *cmd, int argc, char **argv)
     char *s;
     for (int i = 0; i < argc; i++)
         n += strlen(argv[i]) + 1;
-    s = malloc(n);
+    s = lit_malloc(n);
     if (!s)
         return NULL;
     strcpy(s, "gpmc ");

@@ -81,11 +81,29 @@ static int parse_size_kb(const char *v, int64_t *kb)
     return 0;
 }
 
-/* The options that take a value, and the commands that accept them. */
-static const struct {
+static int out_of_memory(const char *cmd)
+{
+    fprintf(stderr, "gpmc %s: error: out of memory\n", cmd);
+    return H_INTERNAL;
+}
+
+char *h_strndup(const char *s, size_t n)
+{
+    char *d = lit_malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+typedef struct {
     const char *name;
-    unsigned allowed;                   /* 0: every command */
-} valued[] = {
+    unsigned allowed;                   /* 0: every command but parse */
+} Opt;
+
+/* The options that take a value, and the commands that accept them. */
+static const Opt valued[] = {
     {"--model", 0}, {"--db", 0}, {"--config", HO_DEFINE},
     {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
     {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
@@ -93,14 +111,76 @@ static const struct {
     {"--shard", HO_SUITE},
 };
 
-static int takes_value(const char *a, unsigned allowed)
+/* The options without a value (and -D, for the suggestions). */
+static const Opt flags[] = {
+    {"--help", HO_ANY}, {"--naive", HO_RUN}, {"--json", HO_RUN | HO_FORMAT},
+    {"--csv", HO_FORMAT}, {"--resume", HO_SUITE}, {"--progress", HO_PROGRESS},
+    {"-D", HO_DEFINE},
+};
+
+static int accepts(const Opt *o, unsigned allowed)
 {
-    for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
-        if (!strcmp(a, valued[i].name) &&
-            (valued[i].allowed ? (valued[i].allowed & allowed) != 0
-                               : !(allowed & HO_PARSE)))
+    return o->allowed ? (o->allowed & allowed) != 0 : !(allowed & HO_PARSE);
+}
+
+static int has(const Opt *opts, size_t n, const char *a, unsigned allowed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(a, opts[i].name) && accepts(&opts[i], allowed))
             return 1;
     return 0;
+}
+
+static int takes_value(const char *a, unsigned allowed)
+{
+    return has(valued, sizeof valued / sizeof *valued, a, allowed);
+}
+
+static int is_flag(const char *a, unsigned allowed)
+{
+    return has(flags, sizeof flags / sizeof *flags, a, allowed);
+}
+
+/* "unknown option --modle (did you mean --model?)" */
+static int unknown_option(const char *cmd, const char *a, unsigned allowed)
+{
+    const char *known[64];
+    int n = 0;
+    for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
+        if (accepts(&valued[i], allowed))
+            known[n++] = valued[i].name;
+    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+        if (accepts(&flags[i], allowed))
+            known[n++] = flags[i].name;
+    const char *near = h_suggest(a, known, n);
+    fprintf(stderr, "gpmc %s: error: unknown option %s", cmd, a);
+    if (near)
+        fprintf(stderr, " (did you mean %s?)", near);
+    fprintf(stderr, "\n");
+    return H_USAGE;
+}
+
+/* "--model: unknown model 'epcoh' (did you mean epoch?) …" */
+static int unknown_model(const char *cmd, const char *list)
+{
+    char buf[256], *tok, *save = NULL;
+    const char *known[LIT_NMODELS + 1], *bad = list, *near = NULL;
+    for (int m = 0; m < LIT_NMODELS; m++)
+        known[m] = lit_model_names[m];
+    known[LIT_NMODELS] = "all";
+    snprintf(buf, sizeof buf, "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (lit_model_from_name(tok) < 0 && strcmp(tok, "all")) {
+            bad = tok;
+            near = h_suggest(tok, known, LIT_NMODELS + 1);
+            break;
+        }
+    fprintf(stderr, "gpmc %s: error: --model: unknown model '%s'", cmd, bad);
+    if (near)
+        fprintf(stderr, " (did you mean %s?)", near);
+    fprintf(stderr, "; the models are strict epoch bepoch scoped bscoped hw,"
+            " or all\n");
+    return H_USAGE;
 }
 
 int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
@@ -110,17 +190,23 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     chk_options_default(&o->chk);
     h_models_parse("all", o->models, &o->nmodels);
     o->db = NULL;
-    o->files = calloc((size_t)argc + 1, sizeof *o->files);
-    o->defines = calloc((size_t)argc + 1, sizeof *o->defines);
-    o->config = calloc((size_t)argc + 1, sizeof *o->config);
+    o->files = lit_calloc((size_t)argc + 1, sizeof *o->files);
+    o->defines = lit_calloc((size_t)argc + 1, sizeof *o->defines);
+    o->config = lit_calloc((size_t)argc + 1, sizeof *o->config);
     o->jobs = 1;
-    for (int i = 0; i < argc; i++) {
+    if (!o->files || !o->defines || !o->config)
+        return out_of_memory(cmd);
+    for (int i = 0, dashdash = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         char name[32];
         int64_t x;
-        if (a[0] != '-' || !a[1]) {
+        if (dashdash || a[0] != '-' || !a[1]) {
             o->files[o->nfiles++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {         /* the rest are files */
+            dashdash = 1;
             continue;
         }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -131,8 +217,16 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->chk.naive = 1;
             continue;
         }
-        if ((allowed & HO_RUN) && !strcmp(a, "--json")) {
+        if (is_flag(a, allowed) && !strcmp(a, "--json")) {
             o->json = 1;
+            continue;
+        }
+        if (is_flag(a, allowed) && !strcmp(a, "--csv")) {
+            o->csv = 1;
+            continue;
+        }
+        if (is_flag(a, allowed) && !strcmp(a, "--progress")) {
+            o->progress = 1;
             continue;
         }
         if ((allowed & HO_SUITE) && !strcmp(a, "--resume")) {
@@ -150,7 +244,8 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (h_parse_int(eq + 1, &x))
                 return usage_error(cmd, "-D %s: the value must be an integer",
                                    d);
-            o->defines[o->ndefines].name = strndup(d, (size_t)(eq - d));
+            if (!(o->defines[o->ndefines].name = h_strndup(d, (size_t)(eq - d))))
+                return out_of_memory(cmd);
             o->defines[o->ndefines].value = x;
             o->ndefines++;
             continue;
@@ -161,14 +256,14 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (eq) {
                 size_t n = (size_t)(eq - a);
                 if (n >= sizeof name)
-                    return usage_error(cmd, "unknown option %s", a);
+                    return unknown_option(cmd, a, allowed);
                 memcpy(name, a, n);
                 name[n] = 0;
                 a = name;
                 v = eq + 1;
             }
             if (!takes_value(a, allowed))
-                return usage_error(cmd, "unknown option %s", argv[i]);
+                return unknown_option(cmd, a, allowed);
             if (!v)
                 return usage_error(cmd, "option %s needs a value", a);
             if (!eq)
@@ -176,9 +271,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
         }
         if (!strcmp(a, "--model")) {
             if (h_models_parse(v, o->models, &o->nmodels))
-                return usage_error(cmd, "--model: unknown model in '%s' "
-                                   "(strict epoch bepoch scoped bscoped hw all)",
-                                   v);
+                return unknown_model(cmd, v);
         } else if (!strcmp(a, "--db")) {
             o->db = v;
         } else if (!strcmp(a, "--config") && (allowed & HO_DEFINE)) {
@@ -186,7 +279,8 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (!eq || eq == v)
                 return usage_error(cmd, "--config expects KEY=VALUE, got '%s'",
                                    v);
-            o->config[o->nconfig].key = strndup(v, (size_t)(eq - v));
+            if (!(o->config[o->nconfig].key = h_strndup(v, (size_t)(eq - v))))
+                return out_of_memory(cmd);
             o->config[o->nconfig].value = eq + 1;
             o->nconfig++;
         } else if (!strcmp(a, "--crash-depth") && (allowed & HO_RUN)) {
@@ -254,12 +348,12 @@ int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
 void h_opts_free(HOpts *o)
 {
     for (int i = 0; i < o->ndefines; i++)
-        free((char *)o->defines[i].name);
+        lit_free((char *)o->defines[i].name);
     for (int i = 0; i < o->nconfig; i++)
-        free((char *)o->config[i].key);
-    free(o->files);
-    free(o->defines);
-    free(o->config);
+        lit_free((char *)o->config[i].key);
+    lit_free(o->files);
+    lit_free(o->defines);
+    lit_free(o->config);
 }
 
 void h_lit_options(const HOpts *o, LitOptions *lo)

@@ -24,7 +24,7 @@ int h_cmd_parse(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = H_OK;
-    progs = calloc((size_t)o.nfiles + 1, sizeof *progs);
+    progs = lit_calloc((size_t)o.nfiles + 1, sizeof *progs);
     if (!progs) {
         fprintf(stderr, "gpmc parse: error: out of memory\n");
         h_opts_free(&o);
@@ -32,9 +32,26 @@ int h_cmd_parse(int argc, char **argv)
     }
     h_lit_options(&o, &opt);
     lit_diag_init(&diag);
-    for (int i = 0; i < o.nfiles; i++)
-        lit_parse_file(o.files[i], &opt, &progs[i], &diag);
-    if (diag.nerrors) {
+    int unread = 0;
+    for (int i = 0; i < o.nfiles; i++) {
+        /* Only regular files within the size bound (h_file_read). */
+        char why[256], *text;
+        size_t len;
+        if (!(text = h_file_read(o.files[i], &len, why, sizeof why))) {
+            fprintf(stderr, "%s: error: %s\n", o.files[i], why);
+            unread = 1;
+            continue;
+        }
+        /* lit_parse_file reports a NUL byte where lit_parse_string stops */
+        if (memchr(text, 0, len))
+            lit_parse_file(o.files[i], &opt, &progs[i], &diag);
+        else
+            lit_parse_string(o.files[i], text, &opt, &progs[i], &diag);
+        lit_free(text);
+    }
+    if (unread && !diag.nerrors) {
+        rc = H_USAGE;
+    } else if (diag.nerrors) {
         fputs(diag.text ? diag.text : "", stderr);
         rc = H_USAGE;
     } else {
@@ -52,7 +69,7 @@ int h_cmd_parse(int argc, char **argv)
     lit_diag_free(&diag);
     for (int i = 0; i < o.nfiles; i++)
         lit_program_free(progs[i]);
-    free(progs);
+    lit_free(progs);
     h_opts_free(&o);
     return rc;
 }

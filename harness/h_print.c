@@ -7,9 +7,10 @@
 
 #include "harness/harness.h"
 
+/* A verdict or an expectation (-1: none). */
 static const char *vword(int v)
 {
-    return v < 0 ? "-" : v ? "Ok" : "No";
+    return v < 0 ? "-" : chk_verdict_names[v];
 }
 
 static const char *observation(const ChkResult *r)
@@ -33,11 +34,44 @@ int h_report_passes(const LitProgram *p, const ChkReport *r)
     return noerror || r->nerrors == 0;
 }
 
-static void witness_block(FILE *f, const ChkViolation *v)
+/* Why a check fails, for suite's list: the check lines that do not pass
+   ("cond 0: Ok, expected No; cond 3: Unknown"), then why it is
+   incomplete and whether it has unexpected runtime errors; "" when it
+   passes. */
+void h_failure_text(const ChkReport *r, char *buf, size_t len)
+{
+    LitStr s = {0};
+    int noerror = 0;
+    for (int k = 0; k < r->nresults; k++) {
+        const ChkResult *x = &r->results[k];
+        noerror |= x->phase == LIT_NOERROR;
+        if (chk_result_passes(x))
+            continue;
+        lit_str_printf(&s, "%scond %d: %s", s.len ? "; " : "", k,
+                       chk_verdict_names[x->verdict]);
+        if (x->expected >= 0)
+            lit_str_printf(&s, ", expected %s",
+                           chk_verdict_names[x->expected]);
+    }
+    if (r->status != CHK_DONE)
+        lit_str_printf(&s, "%s%s: %s", s.len ? "; " : "",
+                       chk_status_names[r->status],
+                       r->reason ? r->reason : "");
+    if (!noerror && r->nerrors)
+        lit_str_printf(&s, "%sruntime error without a check noerror",
+                       s.len ? "; " : "");
+    lit_str_copy(&s, buf, len);
+    lit_str_free(&s);
+}
+
+static void witness_block(FILE *f, const ChkViolation *v, int64_t id)
 {
     const char *s = v->witness;
-    fprintf(f, "Witness %s (%d crash%s):\n", chk_vkind_names[v->kind],
+    fprintf(f, "Witness %s (%d crash%s)", chk_vkind_names[v->kind],
             v->depth, v->depth == 1 ? "" : "es");
+    if (id > 0)
+        fprintf(f, ", violation %lld", (long long)id);
+    fputs(":\n", f);
     while (s && *s) {
         const char *e = strchr(s, '\n');
         int n = e ? (int)(e - s) : (int)strlen(s);
@@ -46,8 +80,14 @@ static void witness_block(FILE *f, const ChkViolation *v)
     }
 }
 
+/* The stored id of violation i, or 0. */
+static int64_t vid(const HStored *ids, int i)
+{
+    return ids ? ids->violation_ids[i] : 0;
+}
+
 void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
-                    const MdlCosts *costs)
+                    const MdlCosts *costs, const HStored *ids)
 {
     const char *model = lit_model_names[r->model];
     fprintf(f, "Test %s %s\n", p->name, model);
@@ -80,7 +120,7 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
             fprintf(f, "Expected %s: MISMATCH\n", vword(res->expected));
         for (int i = 0; i < r->nviolations; i++)
             if (r->violations[i].cond_index == k)
-                witness_block(f, &r->violations[i]);
+                witness_block(f, &r->violations[i], vid(ids, i));
     }
     if (r->nerrors) {
         fprintf(f, "Errors %d\n", r->nerrors);
@@ -88,7 +128,7 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
             fprintf(f, "  %s\n", r->errors[i]);
         for (int i = 0; i < r->nviolations; i++)
             if (r->violations[i].cond_index < 0)
-                witness_block(f, &r->violations[i]);
+                witness_block(f, &r->violations[i], vid(ids, i));
     }
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *res = &r->results[k];
@@ -112,99 +152,105 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
                 (long long)costs->nvm_writes, (long long)costs->nvm_bytes);
     else if (costs)
         fprintf(f, "Cost %s %s - (%s)\n", p->name, model, costs->error);
+    if (ids)
+        fprintf(f, "Stored %s %s check %lld\n", p->name, model,
+                (long long)ids->check_id);
     fprintf(f, "Time %s %s %.2f\n\n", p->name, model, r->elapsed_ms / 1000.0);
 }
 
-static void jstr(FILE *f, const char *s)
+/* A JSON string, or null. */
+static void jstr(LitStr *s, const char *text)
 {
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if (*s == '\n')
-            fputs("\\n", f);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
+    if (text)
+        lit_str_json(s, text);
+    else
+        lit_str_printf(s, "null");
 }
 
-void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
-                  const MdlCosts *costs)
+int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
+                 const MdlCosts *costs, const HStored *ids)
 {
-    fprintf(f, "{\"test\":");
-    jstr(f, p->name);
-    fprintf(f, ",\"path\":");
-    jstr(f, p->path);
-    fprintf(f, ",\"model\":\"%s\",\"status\":\"%s\",\"reason\":",
-            lit_model_names[r->model], chk_status_names[r->status]);
-    if (r->reason)
-        jstr(f, r->reason);
-    else
-        fputs("null", f);
-    fprintf(f, ",\"results\":[");
+    LitStr s = {0};
+    lit_str_printf(&s, "{\"test\":");
+    jstr(&s, p->name);
+    lit_str_printf(&s, ",\"path\":");
+    jstr(&s, p->path);
+    lit_str_printf(&s, ",\"model\":\"%s\",\"status\":\"%s\",\"reason\":",
+                   lit_model_names[r->model], chk_status_names[r->status]);
+    jstr(&s, r->reason);
+    if (ids)
+        lit_str_printf(&s, ",\"check_id\":%lld", (long long)ids->check_id);
+    lit_str_printf(&s, ",\"results\":[");
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *res = &r->results[k];
-        fprintf(f, "%s{\"cond_index\":%d,\"phase\":\"%s\",\"quant\":", k ? "," : "",
-                k, lit_phase_names[res->phase]);
+        lit_str_printf(&s, "%s{\"cond_index\":%d,\"phase\":\"%s\",\"quant\":",
+                       k ? "," : "", k, lit_phase_names[res->phase]);
         if (res->phase == LIT_NOERROR)
-            fputs("null", f);
+            lit_str_printf(&s, "null");
         else
-            fprintf(f, "\"%s\"", lit_quant_names[res->quant]);
-        fprintf(f, ",\"cond\":");
-        jstr(f, res->cond);
-        fprintf(f, ",\"verdict\":\"%s\",\"expected\":", vword(res->verdict));
+            lit_str_printf(&s, "\"%s\"", lit_quant_names[res->quant]);
+        lit_str_printf(&s, ",\"cond\":");
+        jstr(&s, res->cond);
+        lit_str_printf(&s, ",\"verdict\":\"%s\",\"expected\":",
+                       vword(res->verdict));
         if (res->expected < 0)
-            fputs("null", f);
+            lit_str_printf(&s, "null");
         else
-            fprintf(f, "\"%s\"", vword(res->expected));
-        fprintf(f, ",\"positive\":%lld,\"negative\":%lld}",
-                (long long)res->positive, (long long)res->negative);
+            lit_str_printf(&s, "\"%s\"", vword(res->expected));
+        lit_str_printf(&s, ",\"positive\":%lld,\"negative\":%lld}",
+                       (long long)res->positive, (long long)res->negative);
     }
-    fprintf(f, "],\"outcomes\":[");
+    lit_str_printf(&s, "],\"outcomes\":[");
     for (int i = 0; i < r->noutcomes; i++) {
-        fprintf(f, "%s{\"phase\":\"%s\",\"state\":", i ? "," : "",
-                lit_phase_names[r->outcomes[i].phase]);
-        jstr(f, r->outcomes[i].state);
-        fprintf(f, ",\"count\":%lld}", (long long)r->outcomes[i].count);
+        lit_str_printf(&s, "%s{\"phase\":\"%s\",\"state\":", i ? "," : "",
+                       lit_phase_names[r->outcomes[i].phase]);
+        jstr(&s, r->outcomes[i].state);
+        lit_str_printf(&s, ",\"count\":%lld}",
+                       (long long)r->outcomes[i].count);
     }
-    fprintf(f, "],\"violations\":[");
+    lit_str_printf(&s, "],\"violations\":[");
     for (int i = 0; i < r->nviolations; i++) {
         const ChkViolation *v = &r->violations[i];
-        fprintf(f, "%s{\"cond_index\":%d,\"kind\":\"%s\",\"depth\":%d,\"image\":",
-                i ? "," : "", v->cond_index, chk_vkind_names[v->kind], v->depth);
-        if (v->image)
-            jstr(f, v->image);
-        else
-            fputs("null", f);
-        fprintf(f, ",\"witness\":");
-        jstr(f, v->witness);
-        fprintf(f, ",\"witness_json\":%s}", v->witness_json ? v->witness_json
-                                                            : "null");
+        lit_str_printf(&s, "%s{", i ? "," : "");
+        if (ids)
+            lit_str_printf(&s, "\"violation_id\":%lld,", (long long)vid(ids, i));
+        lit_str_printf(&s, "\"cond_index\":%d,\"kind\":\"%s\",\"depth\":%d,"
+                       "\"image\":", v->cond_index, chk_vkind_names[v->kind],
+                       v->depth);
+        jstr(&s, v->image);
+        lit_str_printf(&s, ",\"witness\":");
+        jstr(&s, v->witness);
+        /* The checker's JSON, embedded as it is. */
+        lit_str_printf(&s, ",\"witness_json\":%s}",
+                       v->witness_json ? v->witness_json : "null");
     }
-    fprintf(f, "],\"errors\":[");
+    lit_str_printf(&s, "],\"errors\":[");
     for (int i = 0; i < r->nerrors; i++) {
         if (i)
-            fputc(',', f);
-        jstr(f, r->errors[i]);
+            lit_str_printf(&s, ",");
+        jstr(&s, r->errors[i]);
     }
-    fprintf(f, "],\"stats\":{\"states\":%lld,\"transitions\":%lld,"
-            "\"crash_points\":%lld,\"crash_images\":%lld,\"recoveries\":%lld,"
-            "\"elapsed_ms\":%.3f,\"peak_kb\":%lld}",
-            (long long)r->states, (long long)r->transitions,
-            (long long)r->crash_points, (long long)r->crash_images,
-            (long long)r->recoveries, r->elapsed_ms, (long long)r->peak_kb);
-    fprintf(f, ",\"costs\":");
+    lit_str_printf(&s, "],\"stats\":{\"states\":%lld,\"transitions\":%lld,"
+                   "\"crash_points\":%lld,\"crash_images\":%lld,"
+                   "\"recoveries\":%lld,\"elapsed_ms\":%.3f,\"peak_kb\":%lld}",
+                   (long long)r->states, (long long)r->transitions,
+                   (long long)r->crash_points, (long long)r->crash_images,
+                   (long long)r->recoveries, r->elapsed_ms,
+                   (long long)r->peak_kb);
+    lit_str_printf(&s, ",\"costs\":");
     if (costs && costs->status == MDL_TIME_OK) {
-        fputc('{', f);
+        lit_str_printf(&s, "{");
         for (int k = 0; k < MDL_NCOSTS; k++)
-            fprintf(f, "%s\"%s\":%lld", k ? "," : "", mdl_cost_names[k],
-                    (long long)mdl_cost_value(costs, k));
-        fputc('}', f);
+            lit_str_printf(&s, "%s\"%s\":%lld", k ? "," : "", mdl_cost_names[k],
+                           (long long)mdl_cost_value(costs, k));
+        lit_str_printf(&s, "}");
     } else {
-        fputs("null", f);
+        lit_str_printf(&s, "null");
     }
-    fputc('}', f);
+    lit_str_printf(&s, "}");
+    int rc = s.failed ? -1 : 0;
+    if (!rc)
+        fputs(s.s, f);
+    lit_str_free(&s);
+    return rc;
 }

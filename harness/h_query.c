@@ -12,12 +12,18 @@
 #define DEFAULT_DB "results/gpmc.db"
 
 static const char usage_query[] =
-    "usage: gpmc query [--db F] [--csv|--json] \"SELECT ...\"\n"
+    "usage: gpmc query [--db F] [--csv|--json] \"SELECT ...\" | -\n"
     "Run one read-only SQL statement on the results database (default "
-    DEFAULT_DB ").\n";
+    DEFAULT_DB ");\n"
+    "with -, read the statement from standard input.\n";
 static const char usage_report[] =
-    "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]\n"
-    "Print a report over the latest check of each test, model and config.\n";
+    "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]"
+    " [--csv|--json]\n"
+    "       gpmc report html [--db F] [-o FILE] [--bench DIR]\n"
+    "Print a report over the latest check of each test, model and config.\n"
+    "html writes one self-contained page (verdict matrix, witnesses as SVG\n"
+    "drawn by Graphviz's dot, cost bars, the bench's state-space growth from\n"
+    "DIR, default bench/out) to FILE or standard output.\n";
 static const char usage_show[] =
     "usage: gpmc show violation ID | check ID [--db F] [--dot]\n"
     "Print a violation's witness, or a check's results, outcomes and\n"
@@ -52,9 +58,57 @@ typedef struct {
     const char *cmd, *usage;
     const char **db;
     int *csv, *json, *dot;
+    const char **output, **bench;
     char **pos;
     int npos;
 } Args;
+
+/* "unknown option '--jsno' (did you mean --json?)" */
+static int unknown_option(const Args *a, const char *s)
+{
+    const char *known[8];
+    int n = 0;
+    known[n++] = "--help";
+    if (a->db)
+        known[n++] = "--db";
+    if (a->csv)
+        known[n++] = "--csv";
+    if (a->json)
+        known[n++] = "--json";
+    if (a->dot)
+        known[n++] = "--dot";
+    if (a->output)
+        known[n++] = "-o";
+    if (a->bench)
+        known[n++] = "--bench";
+    const char *near = h_suggest(s, known, n);
+    if (near)
+        return usage_error(a->usage, "%s: unknown option '%s' (did you mean"
+                           " %s?)", a->cmd, s, near);
+    return usage_error(a->usage, "%s: unknown option '%s'", a->cmd, s);
+}
+
+/* The value of option s at argv[*i] ("--db F", "--db=F"), or NULL after
+   printing the error. */
+static const char *value(const Args *a, int argc, char **argv, int *i,
+                         const char *name)
+{
+    const char *s = argv[*i];
+    size_t n = strlen(name);
+    if (s[n] == '=')
+        return s + n + 1;
+    if (++*i == argc) {
+        usage_error(a->usage, "%s: %s needs a value", a->cmd, name);
+        return NULL;
+    }
+    return argv[*i];
+}
+
+static int is_opt(const char *s, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(s, name, n) && (s[n] == '\0' || (s[n] == '=' && n > 2));
+}
 
 /* 0: parsed; H_OK after --help (printed); H_USAGE after an error. */
 static int parse_args(Args *a, int argc, char **argv, int *done)
@@ -72,12 +126,15 @@ static int parse_args(Args *a, int argc, char **argv, int *done)
             fputs(a->usage, stdout);
             *done = 1;
             return H_OK;
-        } else if (a->db && !strcmp(s, "--db")) {
-            if (++i == argc)
-                return usage_error(a->usage, "%s: --db needs a file", a->cmd);
-            *a->db = argv[i];
-        } else if (a->db && !strncmp(s, "--db=", 5)) {
-            *a->db = s + 5;
+        } else if (a->db && is_opt(s, "--db")) {
+            if (!(*a->db = value(a, argc, argv, &i, "--db")))
+                return H_USAGE;
+        } else if (a->output && is_opt(s, "-o")) {
+            if (!(*a->output = value(a, argc, argv, &i, "-o")))
+                return H_USAGE;
+        } else if (a->bench && is_opt(s, "--bench")) {
+            if (!(*a->bench = value(a, argc, argv, &i, "--bench")))
+                return H_USAGE;
         } else if (a->csv && !strcmp(s, "--csv")) {
             *a->csv = 1;
         } else if (a->json && !strcmp(s, "--json")) {
@@ -85,7 +142,7 @@ static int parse_args(Args *a, int argc, char **argv, int *done)
         } else if (a->dot && !strcmp(s, "--dot")) {
             *a->dot = 1;
         } else {
-            return usage_error(a->usage, "%s: unknown option '%s'", a->cmd, s);
+            return unknown_option(a, s);
         }
     }
     return H_OK;
@@ -98,11 +155,35 @@ static int open_db(const char *path, ResDb **db)
     return rc ? res_status(rc, err) : H_OK;
 }
 
+/* Standard input, at most H_MAX_SQL bytes, as a string (lit_malloc'd);
+   NULL after printing the error. */
+static char *read_stdin(void)
+{
+    LitStr sql = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, stdin)) > 0 &&
+           sql.len <= H_MAX_SQL)
+        lit_str_putn(&sql, buf, n);
+    if (ferror(stdin) || sql.failed || sql.len > H_MAX_SQL) {
+        fprintf(stderr, "gpmc: error: query: %s\n",
+                ferror(stdin) ? "cannot read standard input"
+                : sql.failed ? "out of memory"
+                : "the SQL on standard input is longer than 1 MB");
+        lit_str_free(&sql);
+        return NULL;
+    }
+    if (!sql.s)
+        lit_str_putn(&sql, "", 0);
+    return sql.s;
+}
+
 int h_cmd_query(int argc, char **argv)
 {
     const char *path = DEFAULT_DB;
     int csv = 0, json = 0, done;
-    Args a = {"query", usage_query, &path, &csv, &json, NULL, NULL, 0};
+    Args a = {"query", usage_query, &path, &csv, &json, NULL, NULL, NULL,
+              NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -112,31 +193,77 @@ int h_cmd_query(int argc, char **argv)
     if (a.npos != 1)
         return usage_error(usage_query, "query: expected one SQL statement,"
                                         " got %d arguments", a.npos);
+    char *sql = strcmp(a.pos[0], "-") ? NULL : read_stdin();
+    if (!strcmp(a.pos[0], "-") && !sql)
+        return H_USAGE;
     ResDb *db;
-    if ((st = open_db(path, &db)))
+    if ((st = open_db(path, &db))) {
+        lit_free(sql);
         return st;
-    int rc = res_query(db, a.pos[0],
+    }
+    int rc = res_query(db, sql ? sql : a.pos[0],
                        csv ? RES_FMT_CSV : json ? RES_FMT_JSON : RES_FMT_TABLE,
                        stdout);
     st = res_status(rc, res_errmsg(db));
     res_close(db);
+    lit_free(sql);
+    return st;
+}
+
+/* `report html`: the page to -o FILE (written whole, or not at all) or to
+   standard output. */
+static int report_html(ResDb *db, const char *output, const char *bench)
+{
+    ResHtmlOptions ho = {h_svg_render, NULL, bench};
+    char *page = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&page, &len);
+    if (!mem) {
+        fprintf(stderr, "gpmc: error: report: out of memory\n");
+        return H_INTERNAL;
+    }
+    int rc = res_report_html(db, &ho, mem);
+    fclose(mem);
+    int st = res_status(rc, res_errmsg(db));
+    if (!st && output)
+        st = h_write_file(output, page, len);
+    else if (!st)
+        fwrite(page, 1, len, stdout);
+    free(page);
     return st;
 }
 
 int h_cmd_report(int argc, char **argv)
 {
-    const char *path = DEFAULT_DB;
-    int done;
-    Args a = {"report", usage_report, &path, NULL, NULL, NULL, NULL, 0};
+    const char *path = DEFAULT_DB, *output = NULL, *bench = "bench/out";
+    int csv = 0, json = 0, done;
+    Args a = {"report", usage_report, &path, &csv, &json, NULL, &output,
+              &bench, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
     if (a.npos != 1)
         return usage_error(usage_report, "report: expected one report name");
+    int html = !strcmp(a.pos[0], "html");
+    if (csv && json)
+        return usage_error(usage_report, "report: --csv and --json exclude"
+                                         " each other");
+    if (html && (csv || json))
+        return usage_error(usage_report, "report html: --csv and --json are"
+                                         " for the other reports");
+    if (!html && output)
+        return usage_error(usage_report, "report: -o is for report html");
     ResDb *db;
     if ((st = open_db(path, &db)))
         return st;
-    st = res_status(res_report(db, a.pos[0], stdout), res_errmsg(db));
+    if (html)
+        st = report_html(db, output, bench);
+    else
+        st = res_status(res_report(db, a.pos[0],
+                                   csv ? RES_FMT_CSV
+                                   : json ? RES_FMT_JSON : RES_FMT_TABLE,
+                                   stdout),
+                        res_errmsg(db));
     res_close(db);
     return st;
 }
@@ -156,7 +283,8 @@ int h_cmd_show(int argc, char **argv)
 {
     const char *path = DEFAULT_DB;
     int dot = 0, done;
-    Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, 0};
+    Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, NULL, NULL,
+              0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -181,7 +309,8 @@ int h_cmd_show(int argc, char **argv)
 int h_cmd_merge(int argc, char **argv)
 {
     int done;
-    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, 0};
+    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+              0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;

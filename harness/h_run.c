@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/harness.h"
 
@@ -16,11 +17,14 @@ static const char *run_help =
     "[--config KEY=V]\n"
     "                [--crash-depth D] [--naive] [--json] [--max-states N]\n"
     "                [--max-steps N] [--timeout SECONDS] [--threads N]\n"
-    "                [--max-memory SIZE] [--db F]\n"
+    "                [--max-memory SIZE] [--db F] [--progress]\n"
     "Explores every execution of each file under each model, injects a crash\n"
     "at every reachable point, runs recovery on every crash image, and prints\n"
     "the distinct outcomes, verdicts, witnesses and statistics. With --db the\n"
-    "checks are also recorded in that results database.\n";
+    "checks are also recorded in that results database (and the ids of each\n"
+    "check and violation printed). On a terminal, or with --progress, a\n"
+    "progress line on stderr: states, states/s, depth, peak memory, time.\n"
+    "`--` ends the options.\n";
 
 /* Opens --db and begins the run: H_OK, H_USAGE (cannot open) or
    H_INTERNAL. Done at the first file that parses, so a run whose files
@@ -39,10 +43,10 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
         fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(*db));
         res_close(*db);
         *db = NULL;
-        free(args);
+        lit_free(args);
         return H_INTERNAL;
     }
-    free(args);
+    lit_free(args);
     return H_OK;
 }
 
@@ -52,10 +56,12 @@ int h_cmd_run(int argc, char **argv)
     ResDb *db = NULL;
     int64_t run_id = 0;
     int status = H_OK, first = 1;
-    int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE, "run");
+    int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
+                         "run");
     r = h_opts_done(&o, r, "run", run_help, "no input file");
     if (r >= 0)
         return r;
+    o.progress |= isatty(2);
     if (o.json)
         printf("[");
     for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {
@@ -70,16 +76,19 @@ int h_cmd_run(int argc, char **argv)
             break;
         }
         for (int k = 0; k < o.nmodels; k++) {
-            int passed, rc;
+            HCheckResult res;
+            int rc;
             if (o.json)
                 printf("%s\n", first ? "" : ",");
             first = 0;
-            rc = h_check(&f, &o, o.models[k], db, run_id, stdout, &passed);
+            /* The report goes out before the next check starts. */
+            rc = h_check(&f, &o, o.models[k], db, run_id, stdout, &res);
+            fflush(stdout);
             if (rc) {
                 status = rc;
                 break;
             }
-            if (!passed && status == H_OK)
+            if (!res.passed && status == H_OK)
                 status = H_FAIL;
         }
         h_file_free(&f);

@@ -39,25 +39,32 @@ static const char *suite_help =
 
 typedef struct {
     char **v;
-    int n, cap;
+    size_t n, cap;
+    int failed;                         /* out of memory */
 } Paths;
 
 static void add_path(Paths *ps, const char *p)
 {
-    if (ps->n == ps->cap) {
-        ps->cap = ps->cap ? ps->cap * 2 : 64;
-        ps->v = realloc(ps->v, (size_t)ps->cap * sizeof *ps->v);
+    char *d = LIT_GROW(ps->v, ps->cap, ps->n + 1) ? NULL
+                                                   : h_strndup(p, strlen(p));
+    if (!d) {
+        ps->failed = 1;
+        return;
     }
-    ps->v[ps->n++] = strdup(p);
+    ps->v[ps->n++] = d;
 }
 
 static void free_paths(Paths *ps)
 {
-    for (int i = 0; i < ps->n; i++)
-        free(ps->v[i]);
-    free(ps->v);
+    for (size_t i = 0; i < ps->n; i++)
+        lit_free(ps->v[i]);
+    lit_free(ps->v);
 }
 
+/* The .litmus files under dir, recursively. Symbolic links to directories
+   are not followed (no cycles); every other entry named *.litmus is taken,
+   and h_file_load refuses what is not a regular file (a FIFO is never
+   opened for reading). */
 static void walk(Paths *ps, const char *dir)
 {
     DIR *d = opendir(dir);
@@ -71,7 +78,7 @@ static void walk(Paths *ps, const char *dir)
         if (e->d_name[0] == '.')
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st))
+        if (lstat(path, &st))
             continue;
         if (S_ISDIR(st.st_mode))
             walk(ps, path);
@@ -86,16 +93,38 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A check to run: a (file, model) and its entry in the list. */
 typedef struct {
     int file, model;
+    size_t entry;
 } Job;
 
+/* What a worker sends back for one job (shorter than PIPE_BUF). */
 typedef struct {
     int32_t job, passed, rc;
+    int64_t check_id;
+    char why[160];
 } Result;
 
+/* The state of one (file, model) of the shard, in list order. */
+enum { E_PENDING, E_DONE, E_SKIPPED };
+
 typedef struct {
-    int total, done, passed, failed, tty;
+    int file, model;
+    int state, passed, rc;
+    int64_t check_id;
+    char why[160];
+} Entry;
+
+/* Progress and the lines of the checks in list order: a check's line is
+   printed once every check before it has one, so the output is the same
+   for any --jobs. On a terminal, one line rewritten in place instead. */
+typedef struct {
+    Entry *e;
+    size_t n, next;
+    int total, done, passed, failed, skipped, tty;
+    const HFile *files;
+    const HOpts *o;
     double t0;
 } Progress;
 
@@ -106,29 +135,59 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void progress(Progress *pg, const HFile *f, int model, int passed)
+static void print_ready(Progress *pg)
 {
-    double el = now() - pg->t0, rate = el > 0 ? pg->done / el : 0;
-    if (!pg->tty) {
-        printf("%s %s %s\n", passed ? "pass" : "FAIL", f->path,
-               lit_model_names[model]);
-        fflush(stdout);
-        return;
+    for (; pg->next < pg->n && pg->e[pg->next].state != E_PENDING;
+         pg->next++) {
+        const Entry *e = &pg->e[pg->next];
+        if (pg->tty || e->state == E_SKIPPED)
+            continue;
+        printf("%s %s %s\n", e->passed ? "pass" : "FAIL",
+               pg->files[e->file].path, lit_model_names[pg->o->models[e->model]]);
     }
-    printf("\r%d/%d checks, %.1f/s, %.0fs elapsed, ETA %.0fs, %d failed   ",
-           pg->done, pg->total, rate, el,
-           rate > 0 ? (pg->total - pg->done) / rate : 0.0, pg->failed);
+    if (pg->tty) {
+        double el = now() - pg->t0, rate = el > 0 ? pg->done / el : 0;
+        printf("\r%d/%d checks, %.1f/s, %.0fs elapsed, ETA %.0fs, %d failed   ",
+               pg->done, pg->total, rate, el,
+               rate > 0 ? (pg->total - pg->done) / rate : 0.0, pg->failed);
+    }
     fflush(stdout);
 }
 
-static void account(Progress *pg, const HFile *f, int model, int passed)
+/* Entry i is finished. */
+static void account(Progress *pg, size_t i, int passed, int rc,
+                    int64_t check_id, const char *why)
 {
+    Entry *e = &pg->e[i];
+    e->state = E_DONE;
+    e->passed = passed && !rc;
+    e->rc = rc;
+    e->check_id = check_id;
+    snprintf(e->why, sizeof e->why, "%s", why);
     pg->done++;
-    if (passed)
+    if (e->passed)
         pg->passed++;
     else
         pg->failed++;
-    progress(pg, f, model, passed);
+    print_ready(pg);
+}
+
+/* Before the summary: every failing check with its id and why. */
+static void print_failures(const Progress *pg)
+{
+    int header = 0;
+    for (size_t i = 0; i < pg->n; i++) {
+        const Entry *e = &pg->e[i];
+        if (e->passed || e->state == E_PENDING)
+            continue;
+        if (!header++)
+            printf("failed checks (`gpmc show check ID` has the details):\n");
+        printf("  %s %s", pg->files[e->file].path,
+               lit_model_names[pg->o->models[e->model]]);
+        if (e->check_id > 0)
+            printf(" check %lld", (long long)e->check_id);
+        printf(": %s\n", e->why);
+    }
 }
 
 static void worker(int in, int out, int w, const HFile *files, const Job *jobs,
@@ -143,11 +202,14 @@ static void worker(int in, int out, int w, const HFile *files, const Job *jobs,
     }
     while (read(in, &j, sizeof j) == (ssize_t)sizeof j) {
         Result r;
-        int passed = 0;
+        HCheckResult res;
+        memset(&r, 0, sizeof r);
         r.job = j;
         r.rc = h_check(&files[jobs[j].file], o, o->models[jobs[j].model], db,
-                       run_id, NULL, &passed);
-        r.passed = passed;
+                       run_id, NULL, &res);
+        r.passed = res.passed;
+        r.check_id = res.check_id;
+        snprintf(r.why, sizeof r.why, "%s", res.why);
         if (write(out, &r, sizeof r) != (ssize_t)sizeof r)
             break;
     }
@@ -213,7 +275,7 @@ static void dispatch(Worker *wk, int32_t j)
    in the checker, a signal). Its check is in the database whole or not at
    all; --resume tells which. */
 static void died(Worker *wk, const HFile *files, const Job *jobs,
-                 const HOpts *o)
+                 const HOpts *o, Progress *pg)
 {
     int ws = 0;
     const Job *jb = &jobs[wk->job];
@@ -230,6 +292,7 @@ static void died(Worker *wk, const HFile *files, const Job *jobs,
     fprintf(stderr, "gpmc suite: error: a worker %s while checking %s under "
             "%s; `--resume` runs the checks left\n", how, files[jb->file].path,
             lit_model_names[o->models[jb->model]]);
+    account(pg, jb->entry, 0, H_INTERNAL, 0, "the worker checking it died");
     wk->job = -1;
 }
 
@@ -242,9 +305,9 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                         Progress *pg)
 {
     int nw = o->jobs < n ? o->jobs : n, next = 0, busy = 0, status = H_OK;
-    Worker *ws = calloc((size_t)nw, sizeof *ws);
-    struct pollfd *pfd = calloc((size_t)nw, sizeof *pfd);
-    int *who = calloc((size_t)nw, sizeof *who);
+    Worker *ws = lit_calloc((size_t)nw, sizeof *ws);
+    struct pollfd *pfd = lit_calloc((size_t)nw, sizeof *pfd);
+    int *who = lit_calloc((size_t)nw, sizeof *who);
     void (*sigpipe)(int) = signal(SIGPIPE, SIG_IGN);
     if (!ws || !pfd || !who) {
         status = H_INTERNAL;
@@ -285,15 +348,15 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                 continue;
             busy--;
             if (got != (ssize_t)sizeof r) {
-                died(wk, files, jobs, o);
+                died(wk, files, jobs, o, pg);
                 status = H_INTERNAL;
                 continue;
             }
             wk->job = -1;
             if (r.rc)
                 status = r.rc;
-            account(pg, &files[jobs[r.job].file], o->models[jobs[r.job].model],
-                    r.passed && !r.rc);
+            r.why[sizeof r.why - 1] = '\0';
+            account(pg, jobs[r.job].entry, r.passed, r.rc, r.check_id, r.why);
             if (next < n && status != H_INTERNAL) {
                 dispatch(wk, next++);
                 busy++;
@@ -310,9 +373,9 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
             status = H_INTERNAL;
     }
     signal(SIGPIPE, sigpipe);
-    free(ws);
-    free(pfd);
-    free(who);
+    lit_free(ws);
+    lit_free(pfd);
+    lit_free(who);
     return status;
 }
 
@@ -333,14 +396,70 @@ static int ensure_dir_of(const char *path, char *err, size_t len)
     return 0;
 }
 
+/* The files of the arguments: a directory's .litmus files sorted, the
+   others as given. */
+static int collect(const HOpts *o, Paths *ps)
+{
+    for (int i = 0; i < o->nfiles; i++) {
+        struct stat st;
+        if (stat(o->files[i], &st)) {
+            fprintf(stderr, "gpmc suite: error: %s: %s\n", o->files[i],
+                    strerror(errno));
+            return H_USAGE;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            size_t first = ps->n;
+            walk(ps, o->files[i]);
+            qsort(ps->v + first, ps->n - first, sizeof *ps->v, cmp_str);
+        } else {
+            add_path(ps, o->files[i]);
+        }
+    }
+    if (ps->failed) {
+        fprintf(stderr, "gpmc suite: error: out of memory\n");
+        return H_INTERNAL;
+    }
+    return H_OK;
+}
+
+/* With --resume: a check already done for this content, model, config and
+   gpmc version is skipped; a failing one still counts as failed (its id
+   and why come from the database). 1 when skipped. */
+static int resumed(ResDb *db, const HFile *f, const HOpts *o, int model,
+                   Progress *pg, size_t i)
+{
+    char config[2048];
+    int64_t nfail = 0, check_id = 0;
+    h_config_string(f->p, o, config, sizeof config);
+    if (res_check_done(db, f->sha256, lit_model_names[model], config,
+                       GPMC_VERSION) != 1 ||
+        res_check_failures(db, f->sha256, lit_model_names[model], config,
+                           GPMC_VERSION, &nfail, &check_id))
+        return 0;
+    Entry *e = &pg->e[i];
+    pg->done++;
+    if (!nfail) {
+        e->state = E_SKIPPED;
+        e->passed = 1;
+        pg->skipped++;
+        return 1;
+    }
+    e->state = E_DONE;
+    e->check_id = check_id;
+    snprintf(e->why, sizeof e->why, "recorded by an earlier run: %lld"
+             " failing result%s", (long long)nfail, nfail == 1 ? "" : "s");
+    pg->failed++;
+    return 1;
+}
+
 int h_cmd_suite(int argc, char **argv)
 {
     HOpts o;
     Paths ps = {0};
-    HFile *files;
-    Job *jobs;
-    int njobs = 0, status = H_OK, npending = 0;
-    int8_t *bad;
+    HFile *files = NULL;
+    Job *jobs = NULL;
+    int njobs = 0, status = H_OK;
+    int8_t *bad = NULL;
     ResDb *db;
     int64_t run_id;
     char err[512], *args;
@@ -356,22 +475,10 @@ int h_cmd_suite(int argc, char **argv)
     if (r >= 0)
         return r;
     chk_options_share(&o.chk, o.jobs);
-    for (int i = 0; i < o.nfiles; i++) {
-        struct stat st;
-        if (stat(o.files[i], &st)) {
-            fprintf(stderr, "gpmc suite: error: %s: %s\n", o.files[i],
-                    strerror(errno));
-            free_paths(&ps);
-            h_opts_free(&o);
-            return H_USAGE;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            int first = ps.n;
-            walk(&ps, o.files[i]);
-            qsort(ps.v + first, (size_t)(ps.n - first), sizeof *ps.v, cmp_str);
-        } else {
-            add_path(&ps, o.files[i]);
-        }
+    if ((r = collect(&o, &ps))) {
+        free_paths(&ps);
+        h_opts_free(&o);
+        return r;
     }
     dbpath = o.db ? o.db : "results/gpmc.db";
     if (ensure_dir_of(dbpath, err, sizeof err) ||
@@ -384,71 +491,66 @@ int h_cmd_suite(int argc, char **argv)
     memset(&pg, 0, sizeof pg);
     pg.tty = isatty(1);
     pg.t0 = now();
+    pg.o = &o;
     args = h_argv_string("suite", argc, argv);
     if (res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION, &run_id)) {
         fprintf(stderr, "gpmc suite: error: %s\n", res_errmsg(db));
         res_close(db);
-        free(args);
+        lit_free(args);
         free_paths(&ps);
         h_opts_free(&o);
         return H_INTERNAL;
     }
-    free(args);
-    files = calloc((size_t)ps.n + 1, sizeof *files);
-    bad = calloc((size_t)ps.n + 1, 1);
-    jobs = calloc((size_t)ps.n * LIT_NMODELS + 1, sizeof *jobs);
-    for (int f = 0; f < ps.n; f++)
+    lit_free(args);
+    files = lit_calloc(ps.n + 1, sizeof *files);
+    bad = lit_calloc(ps.n + 1, 1);
+    jobs = lit_calloc(ps.n * LIT_NMODELS + 1, sizeof *jobs);
+    pg.e = lit_calloc(ps.n * LIT_NMODELS + 1, sizeof *pg.e);
+    if (!files || !bad || !jobs || !pg.e) {
+        fprintf(stderr, "gpmc suite: error: out of memory\n");
+        status = H_INTERNAL;
+        ps.n = 0;
+    }
+    pg.files = files;
+    for (size_t f = 0; f < ps.n; f++)
         if (h_file_load(ps.v[f], &o, &files[f]))
             bad[f] = 1;
     /* the deterministic list, its shard, and what --resume leaves */
-    for (int f = 0, idx = 0; f < ps.n; f++)
+    for (size_t f = 0, idx = 0; f < ps.n; f++)
         for (int m = 0; m < o.nmodels; m++, idx++) {
-            char config[2048];
-            int64_t nfail = 0;
-            if (o.shard_n && idx % o.shard_n != o.shard_i - 1)
+            if (o.shard_n && idx % (size_t)o.shard_n != (size_t)o.shard_i - 1)
                 continue;
+            size_t i = pg.n++;
+            pg.e[i].file = (int)f;
+            pg.e[i].model = m;
             pg.total++;
             if (bad[f]) {
-                pg.done++;
-                pg.failed++;
+                account(&pg, i, 0, H_OK, 0, "cannot be read or parsed");
                 status = H_USAGE;
                 continue;
             }
-            if (o.resume) {
-                h_config_string(files[f].p, &o, config, sizeof config);
-                if (res_check_done(db, files[f].sha256,
-                                   lit_model_names[o.models[m]], config,
-                                   GPMC_VERSION) == 1 &&
-                    !res_check_failures(db, files[f].sha256,
-                                        lit_model_names[o.models[m]], config,
-                                        GPMC_VERSION, &nfail)) {
-                    pg.done++;
-                    if (nfail)
-                        pg.failed++;
-                    else
-                        pg.passed++;
-                    continue;
-                }
-            }
-            jobs[njobs].file = f;
+            if (o.resume && resumed(db, &files[f], &o, o.models[m], &pg, i))
+                continue;
+            jobs[njobs].file = (int)f;
             jobs[njobs].model = m;
+            jobs[njobs].entry = i;
             njobs++;
         }
-    npending = njobs;
+    print_ready(&pg);
     if (o.jobs <= 1) {
-        for (int j = 0; j < npending && status != H_INTERNAL; j++) {
-            int passed = 0, rc;
-            rc = h_check(&files[jobs[j].file], &o, o.models[jobs[j].model], db,
-                         run_id, NULL, &passed);
+        for (int j = 0; j < njobs && status != H_INTERNAL; j++) {
+            HCheckResult res;
+            int rc = h_check(&files[jobs[j].file], &o, o.models[jobs[j].model],
+                             db, run_id, NULL, &res);
             if (rc)
                 status = rc;
-            account(&pg, &files[jobs[j].file], o.models[jobs[j].model],
-                    passed && !rc);
+            account(&pg, jobs[j].entry, res.passed, rc, res.check_id,
+                    rc ? "gpmc failed checking it" : res.why);
         }
-    } else if (npending) {
+    } else if (njobs) {
         int rc;
         res_close(db);
-        rc = run_parallel(files, jobs, npending, &o, dbpath, run_id, &pg);
+        rc = run_parallel(files, jobs, njobs, &o, dbpath, run_id, &pg);
         if (rc)
             status = rc;
         if (res_open(dbpath, RES_READWRITE, &db, err, sizeof err)) {
@@ -463,14 +565,19 @@ int h_cmd_suite(int argc, char **argv)
     }
     if (pg.tty)
         printf("\n");
-    printf("%d passed, %d failed\n", pg.passed, pg.failed);
-    for (int f = 0; f < ps.n; f++)
+    print_failures(&pg);
+    printf("%d passed, %d failed", pg.passed, pg.failed);
+    if (o.resume)
+        printf(", %d skipped (passed before)", pg.skipped);
+    printf("\n");
+    for (size_t f = 0; f < ps.n; f++)
         if (!bad[f])
             h_file_free(&files[f]);
     free_paths(&ps);
-    free(files);
-    free(bad);
-    free(jobs);
+    lit_free(files);
+    lit_free(bad);
+    lit_free(jobs);
+    lit_free(pg.e);
     h_opts_free(&o);
     return status == H_OK && pg.failed ? H_FAIL : status;
 }

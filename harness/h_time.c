@@ -17,10 +17,12 @@
 static const char *time_help =
     "usage: gpmc time FILE... [--model M[,M...]|all] [-D NAME=V] "
     "[--config KEY=V] [--db F]\n"
+    "                 [--csv|--json]\n"
     "Runs each file's main program once on the timing model of the GPU\n"
     "memory hierarchy under each persistency model's reference\n"
     "implementation and prints cycles, stalls by cause (warp-cycles), NVM\n"
-    "writes and bytes, L2 writebacks and the peak WPQ occupancy.\n";
+    "writes and bytes, L2 writebacks and the peak WPQ occupancy, as a table,\n"
+    "CSV or JSON.\n";
 
 typedef struct {
     char *name;
@@ -28,53 +30,50 @@ typedef struct {
     MdlCosts c;
 } Row;
 
-static int digits(int64_t v)
+/* The rows as one table (text, CSV or JSON): test, model, a column per
+   metric, and the error of a run that did not finish (a line under its
+   row in text). */
+static int print_table(const Row *rows, int n, int fmt)
 {
-    int n = v < 0 ? 2 : 1;
-    while (v <= -10 || v >= 10) {
-        v /= 10;
-        n++;
-    }
-    return n;
-}
-
-static void print_table(const Row *rows, int n)
-{
-    int wname = 4, wmodel = 5, w[MDL_NCOSTS];
+    const char *cells[MDL_NCOSTS + 3];
+    int nc = MDL_NCOSTS + 3;
+    cells[0] = "test";
+    cells[1] = "model";
     for (int k = 0; k < MDL_NCOSTS; k++)
-        w[k] = (int)strlen(mdl_cost_names[k]);
-    for (int i = 0; i < n; i++) {
-        int l = (int)strlen(rows[i].name);
-        int lm = (int)strlen(lit_model_names[rows[i].model]);
-        if (l > wname)
-            wname = l;
-        if (lm > wmodel)
-            wmodel = lm;
-        for (int k = 0; k < MDL_NCOSTS; k++)
-            if (digits(mdl_cost_value(&rows[i].c, k)) > w[k])
-                w[k] = digits(mdl_cost_value(&rows[i].c, k));
+        cells[2 + k] = mdl_cost_names[k];
+    cells[nc - 1] = "error";
+    ResTable *t = res_table_new(nc, cells);
+    if (!t) {
+        fprintf(stderr, "gpmc: internal error: out of memory\n");
+        return H_INTERNAL;
     }
-    printf("%-*s  %-*s", wname, "test", wmodel, "model");
     for (int k = 0; k < MDL_NCOSTS; k++)
-        printf("  %*s", w[k], mdl_cost_names[k]);
-    printf("\n");
+        res_table_numeric(t, 2 + k);
+    res_table_note(t, nc - 1);
     for (int i = 0; i < n; i++) {
-        printf("%-*s  %-*s", wname, rows[i].name, wmodel,
-               lit_model_names[rows[i].model]);
+        cells[0] = rows[i].name;
+        cells[1] = lit_model_names[rows[i].model];
         for (int k = 0; k < MDL_NCOSTS; k++)
-            printf("  %*lld", w[k],
-                   (long long)mdl_cost_value(&rows[i].c, k));
-        printf("\n");
-        if (rows[i].c.status != MDL_TIME_OK)
-            printf("  error: %s\n", rows[i].c.error);
+            cells[2 + k] = res_table_printf(
+                t, "%lld", (long long)mdl_cost_value(&rows[i].c, k));
+        cells[nc - 1] = rows[i].c.status != MDL_TIME_OK ? rows[i].c.error
+                                                        : NULL;
+        res_table_add(t, cells, NULL);
     }
+    int rc = res_table_print(t, fmt, stdout);
+    res_table_free(t);
+    if (rc) {
+        fprintf(stderr, "gpmc: internal error: out of memory\n");
+        return H_INTERNAL;
+    }
+    return H_OK;
 }
 
 static void free_rows(Row *rows, int n)
 {
     for (int i = 0; i < n; i++)
-        free(rows[i].name);
-    free(rows);
+        lit_free(rows[i].name);
+    lit_free(rows);
 }
 
 static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
@@ -93,7 +92,7 @@ static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
         *db = NULL;
         rc = H_USAGE;
     }
-    free(args);
+    lit_free(args);
     return rc;
 }
 
@@ -104,11 +103,16 @@ int h_cmd_time(int argc, char **argv)
     int nrows = 0, status = H_OK;
     ResDb *db = NULL;
     int64_t run_id = 0;
-    int r = h_opts_parse(argc, argv, &o, HO_DEFINE, "time");
+    int r = h_opts_parse(argc, argv, &o, HO_DEFINE | HO_FORMAT, "time");
+    if (!r && o.csv && o.json) {
+        fprintf(stderr, "gpmc time: error: --csv and --json exclude each"
+                " other\n");
+        r = H_USAGE;
+    }
     r = h_opts_done(&o, r, "time", time_help, "no input file");
     if (r >= 0)
         return r;
-    rows = calloc((size_t)o.nfiles * LIT_NMODELS, sizeof *rows);
+    rows = lit_calloc((size_t)o.nfiles * LIT_NMODELS + 1, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "gpmc: internal error: out of memory\n");
         h_opts_free(&o);
@@ -134,7 +138,7 @@ int h_cmd_time(int argc, char **argv)
                 status = H_INTERNAL;
                 break;
             }
-            row->name = strdup(f.p->name);
+            row->name = h_strndup(f.p->name, strlen(f.p->name));
             row->model = o.models[k];
             if (!row->name) {
                 fprintf(stderr, "gpmc: internal error: out of memory\n");
@@ -153,8 +157,10 @@ int h_cmd_time(int argc, char **argv)
         res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
         res_close(db);
     }
-    if (nrows)
-        print_table(rows, nrows);
+    if (nrows && (r = print_table(rows, nrows,
+                                  o.csv ? RES_FMT_CSV
+                                  : o.json ? RES_FMT_JSON : RES_FMT_TABLE)))
+        status = r;
     free_rows(rows, nrows);
     h_opts_free(&o);
     return status;

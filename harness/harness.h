@@ -29,8 +29,12 @@ typedef struct {
 } HCommand;
 
 /* h_opts.c: options shared by run, suite and time. */
-/* HO_PARSE: `parse`, which takes -D and --config but no --model/--db. */
-enum { HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8 };
+/* HO_PARSE: `parse`, which takes -D and --config but no --model/--db;
+   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time). */
+enum {
+    HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8, HO_PROGRESS = 16,
+    HO_FORMAT = 32, HO_ANY = 63
+};
 
 typedef struct {
     int models[LIT_NMODELS], nmodels;
@@ -40,7 +44,7 @@ typedef struct {
     int nconfig;
     ChkOptions chk;
     const char *db;
-    int json, help, resume, jobs, shard_i, shard_n;
+    int json, csv, progress, help, resume, jobs, shard_i, shard_n;
     const char **files;
     int nfiles;
 } HOpts;
@@ -54,15 +58,28 @@ int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
                 const char *missing);
 void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
+/* The first n bytes of s as a string (lit_malloc'd), or NULL. */
+char *h_strndup(const char *s, size_t n);
+/* h_suggest.c: the known word nearest to word, if close; else NULL. */
+const char *h_suggest(const char *word, const char *const *known, int n);
 int h_parse_int(const char *s, int64_t *v);
 void h_lit_options(const HOpts *o, LitOptions *lo);
 
+/* A check as stored: its id and its violations' ids (in report order). */
+typedef struct {
+    int64_t check_id;
+    int64_t *violation_ids;
+} HStored;
+
 /* h_print.c: herd-style and JSON reports of one check. */
-/* costs: the check's timed run, or NULL. */
+/* costs: the check's timed run, or NULL; ids: NULL when not stored. */
 void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
-                    const MdlCosts *costs);
-void h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
-                  const MdlCosts *costs);
+                    const MdlCosts *costs, const HStored *ids);
+/* 0, or -1 (nothing printed) when out of memory. */
+int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
+                 const MdlCosts *costs, const HStored *ids);
+/* Why a check fails, briefly ("" when it passes). */
+void h_failure_text(const ChkReport *r, char *buf, size_t len);
 /* 1 when every result passes, the check is complete and no runtime error
    went unexpected. */
 int h_report_passes(const LitProgram *p, const ChkReport *r);
@@ -76,15 +93,41 @@ typedef struct {
     LitProgram *p;
 } HFile;
 
+/* A litmus file is read only when it is a regular file of at most this
+   many bytes (DESIGN section 6: bad input is refused, never waited on). */
+#define H_MAX_FILE (4 << 20)
+
+/* The bytes of a regular file of at most H_MAX_FILE bytes (lit_malloc'd,
+   NUL-terminated), or NULL with the reason in why. */
+char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
 /* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
 int h_file_load(const char *path, const HOpts *o, HFile *f);
 void h_file_free(HFile *f);
 void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
                      size_t len);
-/* Checks f under model, prints the report to out (if any), stores it in
-   db (if any); *passed tells whether the check passes. */
+/* What became of one check: whether it passes, its stored id (0 when not
+   stored) and why it fails. */
+typedef struct {
+    int passed;
+    int64_t check_id;
+    char why[160];
+} HCheckResult;
+
+/* Checks f under model, stores it in db (if any), prints the report to
+   out (if any; notes and, with o->progress, progress lines to stderr). */
 int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
-            int64_t run_id, FILE *out, int *passed);
+            int64_t run_id, FILE *out, HCheckResult *res);
+
+/* h_progress.c: SPIN-pan-like progress lines of one check on stderr. */
+typedef struct {
+    const char *test, *model;
+    double last;                        /* when the last line was printed */
+    int tty;                            /* rewrite one line in place */
+} HProgress;
+
+void h_progress_start(HProgress *pg, const char *test, const char *model);
+void h_progress_report(void *ctx, const ChkProgress *p);    /* ChkProgressFn */
+void h_progress_end(HProgress *pg, const ChkReport *r);
 /* `time --db`: a check row holding a timed run's costs only. */
 int h_store_costs(const HFile *f, const HOpts *o, int model,
                   const MdlCosts *costs, ResDb *db, int64_t run_id);
@@ -101,7 +144,14 @@ int h_cmd_time(int argc, char **argv);
 /* h_parse.c */
 int h_cmd_parse(int, char **);
 
-/* h_query.c: the read side of the results store. */
+/* h_html.c: Graphviz for `report html` (a ResSvgFn), and a file written
+   whole or not at all (through a temporary file and rename). */
+void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs);
+int h_write_file(const char *path, const char *data, size_t len);
+
+/* h_query.c: the read side of the results store. `query -` reads at most
+   H_MAX_SQL bytes of SQL from standard input. */
+#define H_MAX_SQL (1 << 20)
 int h_cmd_query(int argc, char **argv);
 int h_cmd_report(int argc, char **argv);
 int h_cmd_show(int argc, char **argv);

@@ -31,6 +31,7 @@
  * the pending set is observable (strict has no stalls). The naive mode
  * keeps the literal pending chain; the equivalence test checks both agree.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "model/model_int.h"
@@ -39,6 +40,7 @@
 
 typedef struct {
     int obs, f;                         /* model-word index, or -1 */
+    int at_once;                        /* stores persist at once */
     uint32_t stride;
     int32_t nused;                      /* PM words that belong to a decl */
     int32_t *cidx;                      /* word -> stored index, -1 gap */
@@ -67,12 +69,22 @@ static int abs_setup(Model *m, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     a->obs = a->f = -1;
-    switch (m->kind) {
-    case LIT_EPOCH: a->obs = 0; a->stride = 1; break;
-    case LIT_BEPOCH: a->obs = 0; a->f = 1; a->stride = 2; break;
-    case LIT_BSCOPED: a->f = 0; a->stride = 1; break;
-    default: a->stride = 0; break;
+    a->stride = 0;
+    if (m->pol->tracks & MDL_SET_OBS)
+        a->obs = (int)a->stride++;
+    if (m->pol->tracks & MDL_SET_F)
+        a->f = (int)a->stride++;
+    for (int k = 0; k < 3; k++) {
+        const MdlRule *r = k == 0 ? &m->pol->pbar
+                         : k == 1 ? &m->pol->release : &m->pol->psync;
+        unsigned sets = r->force | r->order;
+        assert(!r->order || (m->pol->tracks & MDL_SET_F));
+        assert(!(sets & MDL_SET_OBS) || (m->pol->tracks & MDL_SET_OBS));
+        assert(!(sets & MDL_SET_F) || (m->pol->tracks & MDL_SET_F));
+        assert(!r->clear_obs || (m->pol->tracks & MDL_SET_OBS));
     }
+    /* the shortcut of STRICT above: D(s) = all of P */
+    a->at_once = !m->naive && (m->pol->store_deps & MDL_SET_ALL);
     a->cidx = lit_arena_alloc(m->arena,
                               ((size_t)p->pm_words + 1) * sizeof *a->cidx);
     a->cword = lit_arena_alloc(m->arena,
@@ -129,6 +141,11 @@ static uint64_t own_of(const Model *m, const MdlState *s, uint32_t pm_off,
             own |= 1ull << j;
     }
     return own;
+}
+
+static uint64_t all_of(int np)
+{
+    return np ? (~0ull >> (64 - np)) : 0;
 }
 
 static int newest_for(const Model *m, const MdlState *s, uint32_t pm_off,
@@ -255,7 +272,7 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     int np = npend(m, s, pm_off), pos = 0, j;
     uint64_t deps = 0;
     (void)op;
-    if (m->kind == LIT_STRICT && !m->naive) {
+    if (a->at_once) {
         mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
         return MDL_OK;
     }
@@ -265,15 +282,13 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                  "more than %d pending persists in one state", MAXP);
         return MDL_FAILED;
     }
-    if (m->kind == LIT_STRICT) {
-        deps = np ? (~0ull >> (64 - np)) : 0;
-    } else {
-        j = newest_for(m, s, pm_off, word);
-        if (j >= 0)
-            deps |= 1ull << j;
-        if (a->f >= 0)
-            deps |= s->w[tword(L, slot, a->f)];
-    }
+    j = newest_for(m, s, pm_off, word);
+    if (j >= 0)
+        deps |= 1ull << j;
+    if (m->pol->store_deps & MDL_SET_ALL)
+        deps |= all_of(np);
+    if (m->pol->store_deps & MDL_SET_F)
+        deps |= s->w[tword(L, slot, a->f)];
     while (pos < np && E_WORD(s->w[ENT(m, pm_off, pos)]) <= word)
         pos++;
     s->len = ENT(m, pm_off, np + 1);
@@ -302,76 +317,80 @@ static int settle(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
     return MDL_OK;
 }
 
+/* The pending slots that `sets` (MDL_SET_*) name for thread `slot`; group
+   [first, first+n) for MDL_SET_GROUP. */
+static uint64_t rule_set(const Model *m, const MdlState *s, const MdlLaunch *L,
+                         int slot, unsigned sets, int first, int n)
+{
+    const Abs *a = abs_of(m);
+    uint64_t set = 0;
+    if (sets & MDL_SET_ALL)
+        set |= all_of(npend(m, s, L->pm_off));
+    if (sets & MDL_SET_OWN)
+        set |= own_of(m, s, L->pm_off, slot, 1);
+    if (sets & MDL_SET_GROUP)
+        set |= own_of(m, s, L->pm_off, first, n);
+    if (sets & MDL_SET_OBS)
+        set |= s->w[tword(L, slot, a->obs)];
+    if (sets & MDL_SET_F)
+        set |= s->w[tword(L, slot, a->f)];
+    return set;
+}
+
+/* Thread `slot` follows rule r: force, then order, then forget what it
+   observed. */
+static int apply_rule(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                      const MdlRule *r, MdlStepInfo *info)
+{
+    const Abs *a = abs_of(m);
+    uint64_t order = rule_set(m, s, L, slot, r->order, slot, 1);
+    int st;
+    assert(!(r->force && r->order));    /* forcing would renumber `order` */
+    st = settle(m, s, L, rule_set(m, s, L, slot, r->force, slot, 1),
+                    info);
+    if (st != MDL_OK)
+        return st;
+    if (order)      /* nothing was forced: order names live slots */
+        mdl_set(s, tword(L, slot, a->f), s->w[tword(L, slot, a->f)] | order);
+    if (r->clear_obs)
+        mdl_set(s, tword(L, slot, a->obs), 0);
+    return MDL_OK;
+}
+
 static int abs_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                      const LitInstr *in, int32_t word, MdlStepInfo *info,
                      MdlError *e)
 {
-    const Abs *a = abs_of(m);
-    uint64_t own, obs = 0, f = 0, set;
-    int r;
+    const MdlRule *r = mdl_policy_rule(m->pol, in->op);
     (void)word;
     (void)e;
-    if (in->op != LIT_PBAR_WI && in->op != LIT_PBAR_WG &&
-        in->op != LIT_PBAR_KR && in->op != LIT_PSYNC)
+    if (!r)
         return MDL_OK;                  /* hardware instructions: no effect */
-    if (m->kind == LIT_STRICT && in->op != LIT_PSYNC)
-        return MDL_OK;
-    own = own_of(m, s, L->pm_off, slot, 1);
-    if (a->obs >= 0)
-        obs = s->w[tword(L, slot, a->obs)];
-    if (a->f >= 0)
-        f = s->w[tword(L, slot, a->f)];
-    if (in->op == LIT_PSYNC) {
-        switch (m->kind) {
-        case LIT_STRICT: {
-            int np = npend(m, s, L->pm_off);
-            set = np ? (~0ull >> (64 - np)) : 0;
-            break;
-        }
-        case LIT_EPOCH: set = own | obs; break;
-        case LIT_BEPOCH: set = own | obs | f; break;
-        case LIT_SCOPED: set = own; break;
-        default: set = own | f; break;
-        }
-        r = settle(m, s, L, set, info);
-        if (r == MDL_OK && a->obs >= 0)
-            mdl_set(s, tword(L, slot, a->obs), 0);
-        return r;
-    }
-    switch (m->kind) {
-    case LIT_EPOCH:
-        r = settle(m, s, L, own | obs, info);
-        if (r == MDL_OK)
-            mdl_set(s, tword(L, slot, a->obs), 0);
-        return r;
-    case LIT_BEPOCH:
-        mdl_set(s, tword(L, slot, a->f), f | own | obs);
-        mdl_set(s, tword(L, slot, a->obs), 0);
-        return MDL_OK;
-    case LIT_SCOPED:
-        return settle(m, s, L, own, info);
-    default:                            /* bscoped */
-        mdl_set(s, tword(L, slot, a->f), f | own);
-        return MDL_OK;
-    }
+    return apply_rule(m, s, L, slot, r, info);
 }
 
 static int abs_collective(const Model *m, int op)
 {
     (void)op;
-    return m->kind == LIT_SCOPED || m->kind == LIT_BSCOPED;
+    return m->pol->collective;
 }
 
 static int abs_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
                        int n, int op, MdlStepInfo *info)
 {
     const Abs *a = abs_of(m);
-    uint64_t set = own_of(m, s, L->pm_off, first, n);
+    const MdlRule *r = &m->pol->release;
+    uint64_t order;
+    int st;
     (void)op;
-    if (m->kind == LIT_SCOPED)
-        return settle(m, s, L, set, info);
-    for (int t = first; t < first + n; t++)
-        mdl_set(s, tword(L, t, a->f), s->w[tword(L, t, a->f)] | set);
+    assert(!(r->force & ~MDL_SET_GROUP) && !(r->order & ~MDL_SET_GROUP));
+    st = settle(m, s, L, rule_set(m, s, L, first, r->force, first, n), info);
+    if (st != MDL_OK)
+        return st;
+    order = rule_set(m, s, L, first, r->order, first, n);
+    if (order)
+        for (int t = first; t < first + n; t++)
+            mdl_set(s, tword(L, t, a->f), s->w[tword(L, t, a->f)] | order);
     return MDL_OK;
 }
 

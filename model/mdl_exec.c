@@ -204,17 +204,19 @@ static void note_degraded(Model *m)
                 scoped |= bd->code[i].op == LIT_PBAR_WG ||
                           bd->code[i].op == LIT_PBAR_KR;
         }
-    if (!scoped)
+    if (!scoped || m->pol->collective)
         return;
-    if (m->kind == LIT_EPOCH || m->kind == LIT_BEPOCH)
-        mdl_note(m, 0, m->kind == LIT_EPOCH
-                 ? "note: epoch has one thread-local barrier: pbar.wg and "
-                   "pbar.kr act as pbar"
-                 : "note: bepoch has one thread-local barrier: pbar.wg and "
-                   "pbar.kr act as pbar");
-    else if (m->kind == LIT_STRICT)
-        mdl_note(m, 0, "note: strict persists in visibility order: pbar.wg "
-                       "and pbar.kr have no effect");
+    if (m->pol->pbar.force || m->pol->pbar.order) {
+        char text[128];
+        snprintf(text, sizeof text, "note: %s has one thread-local barrier: "
+                 "pbar.wg and pbar.kr act as pbar", m->pol->name);
+        mdl_note(m, 0, text);
+    } else {
+        char text[128];
+        snprintf(text, sizeof text, "note: %s persists in visibility order: "
+                 "pbar.wg and pbar.kr have no effect", m->pol->name);
+        mdl_note(m, 0, text);
+    }
 }
 
 Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
@@ -235,8 +237,9 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
     m->arena = a;
     m->p = p;
     m->kind = model;
+    m->pol = mdl_policy(model);
     m->naive = naive;
-    m->ops = model == LIT_HW ? &mdl_hw_ops : &mdl_abstract_ops;
+    m->ops = m->pol->hierarchy ? &mdl_hw_ops : &mdl_abstract_ops;
     if (m->ops->setup(m, err, errlen) ||
         build_part(m, 0, p->nmain, p->main_seq, err, errlen) ||
         build_part(m, 1, p->has_recover ? p->nrecover : 0, p->recover_seq,
@@ -391,50 +394,21 @@ void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out)
 
 /* ---- one thread step ---------------------------------------------------- */
 
-static int64_t sreg(const LitKernel *k, int32_t gtid, int r)
-{
-    int32_t tid = gtid % k->block;
-    switch (r) {
-    case LIT_SR_TID: return tid;
-    case LIT_SR_CTAID: return gtid / k->block;
-    case LIT_SR_NTID: return k->block;
-    case LIT_SR_NCTAID: return k->grid;
-    case LIT_SR_GTID: return gtid;
-    case LIT_SR_LANEID: return tid % k->warp;
-    case LIT_SR_WARPID: return tid / k->warp;
-    default: return 0;
-    }
-}
-
 typedef struct {
     Model *m;
     MdlState *s;
     const MdlLaunch *L;
-    const LitKernel *k;
     int slot;
-    uint32_t regs;                      /* index of the slot's r0 word */
+    const MdlInstr *d;                  /* the decoded instruction */
     MdlStepInfo *info;
     MdlAccess *acc;
     MdlError *e;
 } Exec;
 
-static int64_t opd(const Exec *x, const LitOperand *o)
-{
-    switch (o->kind) {
-    case LIT_OPD_REG:
-        return (int64_t)x->s->w[x->regs + (uint32_t)x->L->regslot[o->reg]];
-    case LIT_OPD_SREG:
-        return sreg(x->k, x->L->gtid[x->slot], o->reg);
-    case LIT_OPD_IMM:
-        return o->imm;
-    default:
-        return 0;
-    }
-}
-
 static void set_reg(Exec *x, int r, int64_t v)
 {
-    mdl_set(x->s, x->regs + (uint32_t)x->L->regslot[r], (uint64_t)v);
+    mdl_set(x->s, x->L->thr_off + (uint32_t)x->slot * x->L->thr_stride + 1 +
+                  (uint32_t)x->L->regslot[r], (uint64_t)v);
 }
 
 static int fail(Exec *x, int kind, const char *fmt, ...)
@@ -450,138 +424,97 @@ static int fail(Exec *x, int kind, const char *fmt, ...)
     return MDL_FAILED;
 }
 
-typedef struct {
-    int space;
-    int32_t word;
-    const LitLoc *loc;
-} Addr;
-
-static int resolve(Exec *x, const LitMem *mm, Addr *a)
+/* The decoded memory operand, or the bounds error. */
+static int resolve(Exec *x)
 {
-    const LitLoc *l = &x->m->p->locs[mm->loc];
-    int64_t idx = mm->off;
-    if (mm->base.kind != LIT_OPD_NONE)
-        idx = (int64_t)((uint64_t)opd(x, &mm->base) + (uint64_t)mm->off);
-    if (idx < 0 || idx >= l->size) {
-        if (l->is_array)
-            return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for %s[%d]",
-                        (long long)idx, l->name, (int)l->size);
-        return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for scalar %s",
-                    (long long)idx, l->name);
-    }
-    a->space = l->space;
-    a->word = l->addr + (int32_t)idx;
-    a->loc = l;
-    return MDL_OK;
+    const LitLoc *l = &x->m->p->locs[x->d->in->m.loc];
+    if (!(x->d->flags & MDL_I_BOUNDS))
+        return MDL_OK;
+    if (l->is_array)
+        return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for %s[%d]",
+                    (long long)x->d->index, l->name, (int)l->size);
+    return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for scalar %s",
+                (long long)x->d->index, l->name);
 }
 
-static uint32_t mem_index(const Exec *x, const Addr *a)
+static uint32_t mem_index(const Exec *x)
 {
-    if (a->space == LIT_DRAM)
-        return x->L->dram_off + (uint32_t)a->word;
+    if (x->d->space == LIT_DRAM)
+        return x->L->dram_off + (uint32_t)x->d->word;
     return x->L->shared_off +
            (uint32_t)x->L->cta[x->slot] * (uint32_t)x->m->p->shared_words +
-           (uint32_t)a->word;
+           (uint32_t)x->d->word;
 }
 
-static int64_t mem_read(Exec *x, const Addr *a)
+static int64_t mem_read(Exec *x)
 {
-    if (a->space == LIT_PM)
-        return x->m->ops->load(x->m, x->s, x->L, x->slot, a->word, x->info);
-    return (int64_t)x->s->w[mem_index(x, a)];
+    if (x->d->space == LIT_PM)
+        return x->m->ops->load(x->m, x->s, x->L, x->slot, x->d->word,
+                               x->info);
+    return (int64_t)x->s->w[mem_index(x)];
 }
 
-static int mem_write(Exec *x, const Addr *a, int64_t v, int op)
+static int mem_write(Exec *x, int64_t v)
 {
-    if (a->space == LIT_PM)
-        return x->m->ops->store(x->m, x->s, x->L, x->slot, a->word, v, op,
-                                x->info, x->e);
-    mdl_set(x->s, mem_index(x, a), (uint64_t)v);
+    if (x->d->space == LIT_PM)
+        return x->m->ops->store(x->m, x->s, x->L, x->slot, x->d->word, v,
+                                x->d->op, x->info, x->e);
+    mdl_set(x->s, mem_index(x), (uint64_t)v);
     return MDL_OK;
-}
-
-static void addr_name(const Addr *a, char *buf, size_t len)
-{
-    if (a->loc->is_array)
-        snprintf(buf, len, "%s[%d]", a->loc->name,
-                 (int)(a->word - a->loc->addr));
-    else
-        snprintf(buf, len, "%s", a->loc->name);
-}
-
-static int compare(int cmp, int64_t a, int64_t b)
-{
-    switch (cmp) {
-    case LIT_CMP_EQ: return a == b;
-    case LIT_CMP_NE: return a != b;
-    case LIT_CMP_LT: return a < b;
-    case LIT_CMP_LE: return a <= b;
-    case LIT_CMP_GT: return a > b;
-    default: return a >= b;
-    }
 }
 
 static const char *const cmp_text[6] = {"==", "!=", "<", "<=", ">", ">="};
 
-static int branch_cmp(int op)
+static int exec_mem(Exec *x)
 {
-    switch (op) {
-    case LIT_BEQ: return LIT_CMP_EQ;
-    case LIT_BNE: return LIT_CMP_NE;
-    case LIT_BLT: return LIT_CMP_LT;
-    case LIT_BLE: return LIT_CMP_LE;
-    case LIT_BGT: return LIT_CMP_GT;
-    default: return LIT_CMP_GE;
-    }
-}
-
-static int exec_mem(Exec *x, const LitInstr *in)
-{
-    Addr a;
+    const MdlInstr *d = x->d;
+    const LitInstr *in = d->in;
     char nm[64];
     int64_t v, old, nv;
-    int r = resolve(x, &in->m, &a);
+    int r = resolve(x);
     if (r)
         return r;
-    if (x->acc) {
-        x->acc->space = a.space;
-        x->acc->word = a.word;
-    }
     if (x->info)
-        addr_name(&a, nm, sizeof nm);
-    switch (in->op) {
+        mdl_word_name(x->m, d->space, d->word, nm, sizeof nm);
+    switch (d->op) {
     case LIT_LD:
-        v = mem_read(x, &a);
+        v = mem_read(x);
         set_reg(x, in->rd, v);
         mdl_info_effect(x->info, "r%d = %lld (%s)", in->rd, (long long)v, nm);
         return MDL_OK;
     case LIT_ST:
     case LIT_ST_WT:
-        v = opd(x, &in->a);
-        mdl_info_effect(x->info, "%s = %lld", nm, (long long)v);
-        return mem_write(x, &a, v, in->op);
+        mdl_info_effect(x->info, "%s = %lld", nm, (long long)d->a);
+        return mem_write(x, d->a);
     case LIT_ATOM_CAS:
-        old = mem_read(x, &a);
-        v = opd(x, &in->a);
-        nv = opd(x, &in->b);
+        old = mem_read(x);
         set_reg(x, in->rd, old);
-        if (old != v) {
+        if (old != d->a) {
             mdl_info_effect(x->info, "r%d = %lld (%s); compare fails",
                             in->rd, (long long)old, nm);
             return MDL_OK;
         }
         mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd,
-                        (long long)old, nm, (long long)nv);
-        return mem_write(x, &a, nv, in->op);
+                        (long long)old, nm, (long long)d->b);
+        return mem_write(x, d->b);
     default:                            /* atom.add, atom.exch */
-        old = mem_read(x, &a);
-        v = opd(x, &in->a);
-        nv = in->op == LIT_ATOM_ADD
-                 ? (int64_t)((uint64_t)old + (uint64_t)v) : v;
+        old = mem_read(x);
+        nv = d->op == LIT_ATOM_ADD
+                 ? (int64_t)((uint64_t)old + (uint64_t)d->a) : d->a;
         set_reg(x, in->rd, old);
         mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd,
                         (long long)old, nm, (long long)nv);
-        return mem_write(x, &a, nv, in->op);
+        return mem_write(x, nv);
+    }
+}
+
+static int wait_kind(int op)
+{
+    switch (op) {
+    case LIT_BAR_SYNC: return WK_BAR;
+    case LIT_GRID_SYNC: return WK_GRID;
+    case LIT_PBAR_WG: return WK_PWG;
+    default: return WK_PKR;
     }
 }
 
@@ -590,126 +523,91 @@ static int thread_step(Exec *x)
 {
     const MdlLaunch *L = x->L;
     uint32_t hi = L->thr_off + (uint32_t)x->slot * L->thr_stride;
-    uint64_t h = x->s->w[hi];
-    const LitBody *b;
-    const LitInstr *in;
-    uint32_t pc, next;
+    MdlInstr d;
     int status = TS_RUN, kind = 0, r = MDL_OK;
-    int64_t va, vb, v;
+    int64_t v;
     const char *why;
 
-    if (TH_STATUS(h) != TS_RUN)
+    if (TH_STATUS(x->s->w[hi]) != TS_RUN)
         return MDL_NOSTEP;
-    b = body_of(x->m, L, x->slot);
-    pc = TH_PC(h);
-    in = &b->code[pc];
-    next = pc + 1;
-    x->regs = hi + 1;
-    x->e->gtid = L->gtid[x->slot];
+    mdl_decode_at(x->m, x->s, L, x->slot, &d);
+    x->d = &d;
+    x->e->gtid = d.gtid;
     x->e->kernel = L->kernel;
-    x->e->line = in->pos.line;
+    x->e->line = d.line;
     if (x->acc) {
-        x->acc->gtid = L->gtid[x->slot];
-        x->acc->op = in->op;
-        x->acc->space = -1;
-        x->acc->word = -1;
-        x->acc->cta = L->cta[x->slot];
+        x->acc->gtid = d.gtid;
+        x->acc->op = d.op;
+        x->acc->space = d.word >= 0 ? d.space : -1;
+        x->acc->word = d.word;
+        x->acc->cta = d.cta;
     }
     if (x->info) {
-        x->info->gtid = L->gtid[x->slot];
+        x->info->gtid = d.gtid;
         x->info->kernel = L->kernel;
-        x->info->line = in->pos.line;
-        lit_format_instr(x->m->p, b, in, x->info->instr,
-                         sizeof x->info->instr);
+        x->info->line = d.line;
+        lit_format_instr(x->m->p, body_of(x->m, L, x->slot), d.in,
+                         x->info->instr, sizeof x->info->instr);
     }
-    switch (in->op) {
+    switch (d.op) {
     case LIT_LD: case LIT_ST: case LIT_ST_WT:
     case LIT_ATOM_ADD: case LIT_ATOM_EXCH: case LIT_ATOM_CAS:
-        r = exec_mem(x, in);
+        r = exec_mem(x);
         break;
     case LIT_MOV:
-        v = opd(x, &in->a);
-        set_reg(x, in->rd, v);
-        mdl_info_effect(x->info, "r%d = %lld", in->rd, (long long)v);
+        set_reg(x, d.in->rd, d.a);
+        mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)d.a);
         break;
     case LIT_ADD: case LIT_SUB: case LIT_MUL: case LIT_DIV: case LIT_REM:
     case LIT_AND: case LIT_OR: case LIT_XOR: case LIT_SHL: case LIT_SHR:
     case LIT_MIN: case LIT_MAX:
-        va = opd(x, &in->a);
-        vb = opd(x, &in->b);
-        if (lit_arith(in->op, va, vb, &v, &why)) {
-            r = fail(x, MDL_E_ARITH, "%s (%lld, %lld)", why, (long long)va,
-                     (long long)vb);
+        if (lit_arith(d.op, d.a, d.b, &v, &why)) {
+            r = fail(x, MDL_E_ARITH, "%s (%lld, %lld)", why, (long long)d.a,
+                     (long long)d.b);
             break;
         }
-        set_reg(x, in->rd, v);
-        mdl_info_effect(x->info, "r%d = %lld", in->rd, (long long)v);
-        break;
-    case LIT_BRA:
-        next = (uint32_t)in->target;
+        set_reg(x, d.in->rd, v);
+        mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)v);
         break;
     case LIT_BEQ: case LIT_BNE: case LIT_BLT: case LIT_BLE: case LIT_BGT:
     case LIT_BGE:
-        va = opd(x, &in->a);
-        vb = opd(x, &in->b);
-        if (compare(branch_cmp(in->op), va, vb)) {
-            next = (uint32_t)in->target;
-            mdl_info_effect(x->info, "taken (%lld %s %lld)", (long long)va,
-                            cmp_text[branch_cmp(in->op)], (long long)vb);
-        } else {
+        if (mdl_compare(mdl_branch_cmp(d.op), d.a, d.b))
+            mdl_info_effect(x->info, "taken (%lld %s %lld)", (long long)d.a,
+                            cmp_text[mdl_branch_cmp(d.op)], (long long)d.b);
+        else
             mdl_info_effect(x->info, "not taken");
-        }
-        break;
-    case LIT_EXIT:
-        status = TS_DONE;
         break;
     case LIT_ASSERT:
-        va = opd(x, &in->a);
-        vb = opd(x, &in->b);
-        if (!compare(in->cmp, va, vb))
+        if (!mdl_compare(d.in->cmp, d.a, d.b))
             r = fail(x, MDL_E_ASSERT, "assertion failed (%lld %s %lld)",
-                     (long long)va, cmp_text[in->cmp], (long long)vb);
+                     (long long)d.a, cmp_text[d.in->cmp], (long long)d.b);
         break;
-    case LIT_CLWB: case LIT_CLFLUSH: {
-        Addr a;
-        r = resolve(x, &in->m, &a);
-        if (!r && x->acc) {
-            x->acc->space = a.space;
-            x->acc->word = a.word;
-        }
+    case LIT_CLWB: case LIT_CLFLUSH:
+        r = resolve(x);
         if (!r)
-            r = x->m->ops->instr(x->m, x->s, L, x->slot, in,
-                                 a.space == LIT_PM ? a.word : -1, x->info,
+            r = x->m->ops->instr(x->m, x->s, L, x->slot, d.in,
+                                 d.space == LIT_PM ? d.word : -1, x->info,
                                  x->e);
-        break;
-    }
-    case LIT_PBAR_WG: case LIT_PBAR_KR:
-        if (x->m->ops->collective(x->m, in->op)) {
-            status = TS_WAIT;
-            kind = in->op == LIT_PBAR_WG ? WK_PWG : WK_PKR;
-            next = pc;
-            break;
-        }
-        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info, x->e);
         break;
     case LIT_L2WB: case LIT_PCOMMIT: case LIT_SFENCE: case LIT_MEMBAR_CTA:
     case LIT_MEMBAR_SYS: case LIT_PBAR_WI: case LIT_PSYNC:
-        r = x->m->ops->instr(x->m, x->s, L, x->slot, in, -1, x->info, x->e);
+    case LIT_PBAR_WG: case LIT_PBAR_KR:
+        if (!(d.flags & MDL_I_WAITS))
+            r = x->m->ops->instr(x->m, x->s, L, x->slot, d.in, -1, x->info,
+                                 x->e);
         break;
-    case LIT_BAR_SYNC:
-    case LIT_GRID_SYNC:
-        status = TS_WAIT;
-        kind = in->op == LIT_BAR_SYNC ? WK_BAR : WK_GRID;
-        next = pc;
-        break;
-    default:                            /* nop */
+    default:                            /* bra, exit, nop, bar.sync, … */
         break;
     }
     if (r)
         return r;
-    if (status == TS_RUN && next >= (uint32_t)b->ninstr)
+    if (d.flags & MDL_I_WAITS) {
+        status = TS_WAIT;
+        kind = wait_kind(d.op);
+    } else if (d.flags & MDL_I_ENDS) {
         status = TS_DONE;
-    mdl_set(x->s, hi, TH_MAKE(next, status, kind));
+    }
+    mdl_set(x->s, hi, TH_MAKE(d.next, status, kind));
     if (x->acc) {
         x->acc->waits = status == TS_WAIT;
         x->acc->done = status == TS_DONE;
@@ -890,7 +788,6 @@ static int exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
         x.m = m;
         x.s = s;
         x.L = L;
-        x.k = &m->p->kernels[L->kernel];
         x.slot = (int)step;
         x.info = info;
         x.acc = acc;

@@ -21,6 +21,52 @@
 
 typedef struct Model Model;
 
+/* ---- the persistency models as data (mdl_policy.c) ----------------------
+ *
+ * One MdlPolicy per model (GenMC/Redis dictType style): what a new PM store
+ * depends on, what each persist barrier forces (persists, the thread
+ * stalling until it has) or orders (adds to the thread's frontier F), and
+ * whether pbar.wg / pbar.kr are collective. The abstract semantics execute
+ * these rules; the timing layer and the reductions read the same table.
+ * Sets a rule names, all subsets of P (the pending stores): */
+enum {
+    MDL_SET_OWN = 1,                    /* Own_t: t's own pending stores */
+    MDL_SET_OBS = 2,                    /* Obs_t: read by t from PM */
+    MDL_SET_F = 4,                      /* F_t: t's barrier frontier */
+    MDL_SET_ALL = 8,                    /* all of P */
+    MDL_SET_GROUP = 16                  /* Own of every thread of the group
+                                           (a collective release) */
+};
+
+typedef struct {
+    unsigned force;                     /* persisted; the thread stalls
+                                           until they are */
+    unsigned order;                     /* F ∪= these (order only); on a
+                                           release, every thread's F */
+    unsigned char clear_obs;            /* Obs_t := ∅ afterwards */
+} MdlRule;
+
+typedef struct {
+    const char *name;                   /* "strict" … "hw" */
+    unsigned store_deps;                /* besides the older stores to its
+                                           word: MDL_SET_ALL or MDL_SET_F */
+    unsigned tracks;                    /* per-thread sets kept: OBS, F */
+    unsigned char collective;           /* pbar.wg / pbar.kr synchronize */
+    unsigned char hierarchy;            /* hw: rules act on cache lines; a
+                                           barrier first waits for the
+                                           thread's requests and ends by
+                                           draining every WPQ */
+    MdlRule pbar;                       /* pbar.wi (and wg/kr when not
+                                           collective) */
+    MdlRule release;                    /* a collective pbar.wg / pbar.kr,
+                                           when its group releases */
+    MdlRule psync;
+} MdlPolicy;
+
+const MdlPolicy *mdl_policy(int model);  /* NULL for an unknown model */
+/* The rule instruction `op` follows (pbar.*, psync), or NULL. */
+const MdlRule *mdl_policy_rule(const MdlPolicy *pol, int op);
+
 /* A state vector. w has room for cap words, and the words from len to cap
    are zero; hash = sum over i of mdl_word_hash(i, w[i]), so a zero word
    contributes nothing. */
@@ -140,6 +186,45 @@ int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
    schedule, as the timing model does. */
 int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
              MdlError *e);
+/* What thread slot i's next instruction will do in state s: the one
+   instruction decoder that execution, the reductions and the timing layer
+   share (mdl_decode.c). Operands are evaluated on s; the memory operand is
+   resolved to a word of its space. */
+enum {
+    MDL_I_READ = 1,                     /* reads its word (ld, atomics) */
+    MDL_I_WRITE = 2,                    /* may write it (st, st.wt, atomics;
+                                           a failing cas writes nothing) */
+    MDL_I_BOUNDS = 4,                   /* index out of bounds: the step
+                                           fails (word is -1) */
+    MDL_I_WAITS = 8,                    /* a collective barrier: the thread
+                                           waits for its group */
+    MDL_I_GRID = 16,                    /* … whose group is the kernel (else
+                                           the CTA) */
+    MDL_I_PERSIST = 32,                 /* pbar*, psync, clwb, clflush, l2wb,
+                                           pcommit, fences */
+    MDL_I_BACK = 64,                    /* goes to an earlier or the same pc */
+    MDL_I_ENDS = 128                    /* the thread finishes with it */
+};
+
+typedef struct {
+    const LitInstr *in;
+    int32_t op;                         /* LitOpcode */
+    uint32_t pc, next;                  /* next: the pc after the step (a
+                                           branch evaluated; a waiting
+                                           thread stays at pc) */
+    int32_t line;                       /* source line */
+    int32_t gtid, cta, kernel;
+    int64_t a, b;                       /* operands a and b, evaluated */
+    int32_t space;                      /* memory operand's LitSpace, or -1 */
+    int32_t word;                       /* its word in that space, or -1 */
+    int64_t index;                      /* the evaluated index */
+    unsigned flags;                     /* MDL_I_* */
+} MdlInstr;
+
+/* 0 with *out filled; -1 when slot cannot step in s (not running, no such
+   slot, or s is terminal). */
+int mdl_decode(const Model *m, const MdlState *s, int slot, MdlInstr *out);
+
 /* Whether thread slot i of the current launch can take a step now
    (running, not waiting or done). */
 int mdl_thread_ready(const Model *m, const MdlState *s, int slot);

@@ -65,6 +65,7 @@ typedef struct MdlOps MdlOps;
 struct Model {
     const LitProgram *p;
     int kind;                           /* LIT_STRICT … LIT_HW */
+    const MdlPolicy *pol;               /* mdl_policy(kind) */
     int naive;
     const MdlOps *ops;
     int32_t nlaunch[2];                 /* main, recovery */
@@ -129,6 +130,15 @@ extern const MdlOps mdl_abstract_ops;
 extern const MdlOps mdl_hw_ops;
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);
+
+/* mdl_decode.c: mdl_decode for a running slot of launch L; the operand
+   evaluator and comparisons it shares with execution. */
+void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
+                   int slot, MdlInstr *d);
+int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
+                    int slot, const LitOperand *o);
+int mdl_compare(int cmp, int64_t a, int64_t b);
+int mdl_branch_cmp(int op);                 /* LitCmp of beq … bge */
 void mdl_note(Model *m, int id, const char *text);
 void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

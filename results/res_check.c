@@ -15,20 +15,30 @@ int res_check_done(ResDb *db, const char *sha256, const char *model,
 }
 
 int res_check_failures(ResDb *db, const char *sha256, const char *model,
-                       const char *config, const char *version, int64_t *nfail)
+                       const char *config, const char *version, int64_t *nfail,
+                       int64_t *check_id)
 {
-    int rc = res_sql_int(
-        db, nfail,
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(
+        db, &st,
         "WITH c AS (SELECT c.check_id AS id FROM checks c"
         " JOIN tests t ON t.test_id = c.test_id"
         " JOIN runs r ON r.run_id = c.run_id"
         " WHERE t.sha256 = ? AND c.model = ? AND c.config = ?"
         " AND r.version = ? AND c.status = 'done'"
         " ORDER BY c.check_id DESC LIMIT 1)"
-        " SELECT (SELECT count(*) FROM results x, c WHERE x.check_id = c.id"
+        " SELECT c.id, (SELECT count(*) FROM results x WHERE x.check_id = c.id"
         " AND NOT " RES_PASSES("x.verdict", "x.expected") ")"
-        " + (SELECT count(*) FROM violations v, c WHERE v.check_id = c.id"
-        " AND v.cond_index < 0)",
+        " + (SELECT count(*) FROM violations v WHERE v.check_id = c.id"
+        " AND v.cond_index < 0) FROM c",
         "tttt", sha256, model, config, version);
-    return rc < 0 ? rc : 0;
+    if (rc)
+        return -rc;
+    int s = res_sql_step(db, st);
+    if (s > 0) {
+        *check_id = sqlite3_column_int64(st, 0);
+        *nfail = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return s > 0 ? 0 : s < 0 ? s : -RES_EINPUT;
 }

@@ -133,15 +133,19 @@ static int authorize(void *ctx, int action, const char *a1, const char *a2,
 
 void res_guard_install(ResDb *db)
 {
-    /* The table-valued forms of the reading PRAGMAs (pragma_table_info …)
-       are set up on first use by an internal write to the schema table,
-       which the guard would refuse: set them up before it is in place. */
+    /* The table-valued functions (the reading PRAGMAs' pragma_table_info
+       …, and json_each and json_tree, which `show --dot` uses) are set up
+       on first use by an internal write to the schema table, which the
+       guard would refuse: set them up before it is in place. */
+    sqlite3_stmt *st;
     for (size_t i = 0; i < sizeof pragma_reads / sizeof *pragma_reads; i++) {
         char sql[64];
-        sqlite3_stmt *st;
         snprintf(sql, sizeof sql, "SELECT * FROM pragma_%s", pragma_reads[i]);
         if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) == SQLITE_OK)
             sqlite3_finalize(st);
     }
+    if (sqlite3_prepare_v2(db->db, "SELECT * FROM json_each('[]'),"
+                           " json_tree('[]')", -1, &st, NULL) == SQLITE_OK)
+        sqlite3_finalize(st);
     sqlite3_set_authorizer(db->db, authorize, db);
 }

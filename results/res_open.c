@@ -13,7 +13,47 @@ static int open_fail(ResDb *db, int code, char *err, size_t errlen)
     return code;
 }
 
+static int open_once(const char *path, int mode, ResDb **out, char *err,
+                     size_t errlen);
+
+/* A reader that finds a file written by an earlier gpmc brings it up to
+   date through a short writing connection first (res_schema.c), so that
+   every reader sees the verdicts of DESIGN section 3. */
+static int reopen_upgraded(const char *path, ResDb **out, char *err,
+                           size_t errlen)
+{
+    ResDb *rw;
+    char why[512];
+    if (open_once(path, RES_READWRITE, &rw, why, sizeof why)) {
+        snprintf(err, errlen, "%s: written by an earlier gpmc; bringing it"
+                 " up to date failed: %s", path, why);
+        return RES_EINPUT;
+    }
+    res_close(rw);
+    return open_once(path, RES_READONLY, out, err, errlen);
+}
+
 int res_open(const char *path, int mode, ResDb **out, char *err, size_t errlen)
+{
+    int rc = open_once(path, mode, out, err, errlen);
+    if (rc || mode != RES_READONLY)
+        return rc;
+    int cur = res_schema_current(*out);
+    if (cur == 1)
+        return RES_OK;
+    if (cur < 0) {
+        snprintf(err, errlen, "%s", (*out)->err);
+        res_close(*out);
+        *out = NULL;
+        return RES_EINTERNAL;
+    }
+    res_close(*out);
+    *out = NULL;
+    return reopen_upgraded(path, out, err, errlen);
+}
+
+static int open_once(const char *path, int mode, ResDb **out, char *err,
+                     size_t errlen)
 {
     *out = NULL;
     struct stat sb;
@@ -21,7 +61,7 @@ int res_open(const char *path, int mode, ResDb **out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return RES_EINPUT;
     }
-    ResDb *db = calloc(1, sizeof *db);
+    ResDb *db = lit_calloc(1, sizeof *db);
     if (!db) {
         snprintf(err, errlen, "%s: out of memory", path);
         return RES_EINTERNAL;
@@ -65,7 +105,7 @@ void res_close(ResDb *db)
     if (!db)
         return;
     sqlite3_close(db->db);
-    free(db);
+    lit_free(db);
 }
 
 const char *res_errmsg(const ResDb *db)

@@ -43,164 +43,83 @@ static int is_pragma(const char *sql)
     return !strcmp(word, "PRAGMA");
 }
 
-/* Text of a value as the table and CSV show it; NULL for SQL NULL. */
-static const char *value_text(ResArena *a, sqlite3_stmt *st, int i)
+/* A value as a cell: SQL NULL, a number (a REAL in the shortest form that
+   reads back as itself, integral ones with ".0"; an infinity or NaN as
+   text), or text (a BLOB as X'…'). */
+static const char *value_cell(ResTable *t, sqlite3_stmt *st, int i,
+                              int *kind)
 {
+    *kind = RES_CELL_TEXT;
     switch (sqlite3_column_type(st, i)) {
     case SQLITE_NULL:
+        *kind = RES_CELL_NULL;
         return NULL;
+    case SQLITE_INTEGER:
+        *kind = RES_CELL_NUM;
+        return res_table_printf(t, "%lld",
+                                (long long)sqlite3_column_int64(st, i));
+    case SQLITE_FLOAT: {
+        double d = sqlite3_column_double(st, i);
+        char buf[32];
+        if (!isfinite(d))
+            return isnan(d) ? "NaN" : d > 0 ? "Inf" : "-Inf";
+        snprintf(buf, sizeof buf, "%.15g", d);
+        if (strtod(buf, NULL) != d)
+            snprintf(buf, sizeof buf, "%.17g", d);
+        *kind = RES_CELL_NUM;
+        return res_table_printf(t, "%s%s", buf,
+                                strpbrk(buf, ".e") ? "" : ".0");
+    }
     case SQLITE_BLOB: {
         int n = sqlite3_column_bytes(st, i);
         const unsigned char *b = sqlite3_column_blob(st, i);
-        char *s = res_arena_alloc(a, 2 * (size_t)n + 4), *q = s;
+        /* Room for X'…' (empty when out of memory: the table knows). */
+        char *hex = res_table_printf(t, "%*s", 2 * n + 3, ""), *q = hex;
+        if (!*hex)
+            return hex;
         q += sprintf(q, "X'");
         for (int k = 0; k < n; k++)
             q += sprintf(q, "%02X", b[k]);
         sprintf(q, "'");
-        return s;
+        return hex;
     }
     default:
         return res_sql_text(st, i);
     }
 }
 
-static void csv_field(const char *s, FILE *out)
-{
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-static void json_string(const char *s, FILE *out)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p == '\t')
-            fputs("\\t", out);
-        else if (*p == '\r')
-            fputs("\\r", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-static void json_value(ResArena *a, sqlite3_stmt *st, int i, FILE *out)
-{
-    switch (sqlite3_column_type(st, i)) {
-    case SQLITE_NULL:
-        fputs("null", out);
-        break;
-    case SQLITE_INTEGER:
-        fprintf(out, "%lld", (long long)sqlite3_column_int64(st, i));
-        break;
-    case SQLITE_FLOAT: {
-        double d = sqlite3_column_double(st, i);
-        /* The shortest of %.15g and %.17g that reads back as d. */
-        char buf[32];
-        snprintf(buf, sizeof buf, "%.15g", d);
-        if (strtod(buf, NULL) != d)
-            snprintf(buf, sizeof buf, "%.17g", d);
-        if (!isfinite(d))
-            fputs("null", out);
-        else if (strpbrk(buf, ".en"))
-            fputs(buf, out);
-        else
-            fprintf(out, "%s.0", buf);
-        break;
-    }
-    default:
-        json_string(value_text(a, st, i), out);
-    }
-}
-
-/* Run the prepared statement to its end, printing each row. */
+/* Run the prepared statement to its end, then print its rows. */
 static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
 {
-    ResArena *a = res_arena_new();
-    int ncols = sqlite3_column_count(st), s, nrows = 0;
-    const char **cells = res_arena_alloc(a, sizeof *cells * (size_t)(ncols + 1));
-    for (int i = 0; i < ncols; i++)
+    int ncols = sqlite3_column_count(st), s;
+    const char **cells = lit_calloc((size_t)ncols + 1, sizeof *cells);
+    int *kinds = lit_calloc((size_t)ncols + 1, sizeof *kinds);
+    for (int i = 0; cells && i < ncols; i++)
         cells[i] = sqlite3_column_name(st, i);
-    ResTable *t = NULL;
-    /* Per column: bit 0 no text seen, bit 1 a number seen; numbers-only
-       columns are right-aligned. */
-    char *numeric = res_arena_alloc(a, (size_t)ncols + 1);
-    memset(numeric, 1, (size_t)ncols);
-    if (fmt == RES_FMT_TABLE) {
-        t = res_table_new(a, ncols, cells);
-    } else if (fmt == RES_FMT_CSV) {
-        for (int i = 0; i < ncols; i++) {
-            if (i)
-                fputc(',', out);
-            csv_field(cells[i], out);
-        }
-        fputc('\n', out);
-    } else {
-        fputc('[', out);
+    ResTable *t = cells && kinds ? res_table_new(ncols, cells) : NULL;
+    if (!t) {
+        lit_free(cells);
+        lit_free(kinds);
+        return res_sql_fail(db, RES_EINTERNAL, "query: out of memory");
     }
+    res_table_null_text(t, "NULL");
     while ((s = res_sql_step(db, st)) > 0) {
-        if (fmt == RES_FMT_JSON) {
-            fputs(nrows ? ",\n{" : "\n{", out);
-            for (int i = 0; i < ncols; i++) {
-                if (i)
-                    fputc(',', out);
-                json_string(sqlite3_column_name(st, i), out);
-                fputc(':', out);
-                json_value(a, st, i, out);
-            }
-            fputc('}', out);
-        } else {
-            for (int i = 0; i < ncols; i++) {
-                int type = sqlite3_column_type(st, i);
-                if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
-                    numeric[i] |= 2;
-                else if (type != SQLITE_NULL)
-                    numeric[i] &= ~1;
-                cells[i] = value_text(a, st, i);
-                if (fmt == RES_FMT_CSV) {
-                    if (i)
-                        fputc(',', out);
-                    csv_field(cells[i], out);
-                } else if (!cells[i]) {
-                    cells[i] = "NULL";
-                }
-            }
-            if (fmt == RES_FMT_CSV)
-                fputc('\n', out);
-            else
-                res_table_add(t, cells);
-        }
-        nrows++;
-    }
-    if (fmt == RES_FMT_JSON)
-        fputs(nrows ? "\n]\n" : "]\n", out);
-    if (t && s == 0) {
         for (int i = 0; i < ncols; i++)
-            if (numeric[i] == 3)
-                res_table_right(t, i);
-        res_table_print(t, out);
+            cells[i] = value_cell(t, st, i, &kinds[i]);
+        res_table_add(t, cells, kinds);
     }
-    res_arena_free(a);
+    int rc = s < 0 ? RES_EINPUT : res_table_print(t, fmt, out);
+    res_table_free(t);
+    lit_free(cells);
+    lit_free(kinds);
     /* A failure while stepping is the statement's (e.g. a bad argument to a
        function): an input error. */
-    return s < 0 ? RES_EINPUT : RES_OK;
+    if (s < 0)
+        return res_sql_fail(db, RES_EINPUT, "query: %s",
+                            sqlite3_errmsg(db->db));
+    if (rc)
+        return res_sql_fail(db, rc, "query: out of memory");
+    return RES_OK;
 }
 
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out)
@@ -241,8 +160,6 @@ int res_query(ResDb *db, const char *sql, int fmt, FILE *out)
         return res_sql_fail(db, RES_EINPUT, "%s", why);
     }
     int rc = print_rows(db, st, fmt, out);
-    if (rc)
-        res_sql_fail(db, rc, "query: %s", sqlite3_errmsg(db->db));
     sqlite3_finalize(st);
     return rc;
 }

@@ -1,49 +1,69 @@
-/* `gpmc report`: the views over the latest checks as fixed-width tables.
-   Everything is read before anything is printed, so a failing report
-   prints nothing. */
+/* `gpmc report`: the views over the latest checks as tables (text, CSV or
+   JSON). Everything is read before anything is printed, so a failing
+   report prints nothing. In text, a test checked under several configs is
+   labelled "NAME [k]" and its configs are listed under the table; CSV and
+   JSON carry a `config` column instead, and no summary line. */
 #include <string.h>
 
 #include "results/results_int.h"
 
-static const char *const std_models[] = {
-    "strict", "epoch", "bepoch", "scoped", "bscoped", "hw",
-};
-#define NSTD ((int)(sizeof std_models / sizeof *std_models))
-
-/* A test checked under several configs gets one row group per config,
-   labelled "name [k]" (k counts its configs in sorted order) and explained
-   under the table. */
 typedef struct {
-    const char *test, *config;
+    char *test, *config;
 } Variant;
 
+/* Every (test, config) of the latest checks, sorted; k of "NAME [k]"
+   counts a test's configs in this order. */
 typedef struct {
     Variant *v;
-    int n;
+    size_t n, cap;
 } Variants;
 
-static int load_variants(ResDb *db, ResArena *a, Variants *vs)
+/* What every report shares: the connection, the output format, the
+   variants, and the texts that live until the report is printed. */
+typedef struct {
+    ResDb *db;
+    int fmt;
+    Variants vs;
+    ResTable *keep;                     /* owns label texts */
+} Report;
+
+static void variants_free(Variants *vs)
+{
+    for (size_t i = 0; i < vs->n; i++) {
+        lit_free(vs->v[i].test);
+        lit_free(vs->v[i].config);
+    }
+    lit_free(vs->v);
+}
+
+static int oom(ResDb *db)
+{
+    return res_sql_fail(db, RES_EINTERNAL, "report: out of memory");
+}
+
+static int load_variants(Report *R)
 {
     sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st,
+    int rc = res_sql_prepare(R->db, &st,
                              "SELECT DISTINCT t.name, c.config FROM "
                              RES_LATEST_FROM "ORDER BY 1, 2", "");
     if (rc)
         return rc;
-    int cap = 0, s;
-    vs->n = 0;
-    vs->v = NULL;
-    while ((s = res_sql_step(db, st)) > 0) {
-        if (vs->n == cap) {
-            cap = cap ? 2 * cap : 64;
-            Variant *v = res_arena_alloc(a, sizeof *v * (size_t)cap);
-            if (vs->n)
-                memcpy(v, vs->v, sizeof *v * (size_t)vs->n);
-            vs->v = v;
+    int s;
+    while ((s = res_sql_step(R->db, st)) > 0) {
+        Variants *vs = &R->vs;
+        if (LIT_GROW(vs->v, vs->cap, vs->n + 1)) {
+            s = -oom(R->db);
+            break;
         }
-        vs->v[vs->n].test = res_arena_strdup(a, res_sql_text(st, 0));
-        vs->v[vs->n].config = res_arena_strdup(a, res_sql_text(st, 1));
-        vs->n++;
+        Variant *v = &vs->v[vs->n];
+        v->test = res_strdup(res_sql_text(st, 0));
+        v->config = res_strdup(res_sql_text(st, 1));
+        vs->n += v->test || v->config;
+        if (!v->test || !v->config) {
+            s = -oom(R->db);
+            break;
+        }
     }
     sqlite3_finalize(st);
     return s < 0 ? -s : RES_OK;
@@ -51,12 +71,13 @@ static int load_variants(ResDb *db, ResArena *a, Variants *vs)
 
 /* Index of (test, config) in the sorted list (SQLite's BINARY order is
    strcmp's), -1 when absent. */
-static int variant_find(const Variants *vs, const char *test,
-                        const char *config)
+static long variant_find(const Variants *vs, const char *test,
+                         const char *config)
 {
-    int lo = 0, hi = vs->n - 1;
+    long lo = 0, hi = (long)vs->n - 1;
     while (lo <= hi) {
-        int mid = (lo + hi) / 2, c = strcmp(vs->v[mid].test, test);
+        long mid = (lo + hi) / 2;
+        int c = strcmp(vs->v[mid].test, test);
         if (!c)
             c = strcmp(vs->v[mid].config, config);
         if (!c)
@@ -69,228 +90,299 @@ static int variant_find(const Variants *vs, const char *test,
     return -1;
 }
 
-static int same_test(const Variants *vs, int i, int j)
+static int same_test(const Variants *vs, long i, long j)
 {
-    return j >= 0 && j < vs->n && !strcmp(vs->v[i].test, vs->v[j].test);
+    return j >= 0 && j < (long)vs->n && !strcmp(vs->v[i].test, vs->v[j].test);
 }
 
-static const char *variant_label(ResArena *a, const Variants *vs, int i)
+static const char *variant_label(Report *R, long i)
 {
+    const Variants *vs = &R->vs;
     if (!same_test(vs, i, i - 1) && !same_test(vs, i, i + 1))
         return vs->v[i].test;
-    int first = i;
+    long first = i;
     while (same_test(vs, i, first - 1))
         first--;
-    return res_arena_printf(a, "%s [%d]", vs->v[i].test, i - first + 1);
+    return res_table_printf(R->keep, "%s [%ld]", vs->v[i].test,
+                            i - first + 1);
 }
 
-static const char *label(ResArena *a, const Variants *vs, const char *test,
-                         const char *config)
+/* The test cell: its label in text, its name otherwise. */
+static const char *test_cell(Report *R, const char *test, const char *config)
 {
-    int i = variant_find(vs, test, config);
-    return i < 0 ? test : variant_label(a, vs, i);
+    if (R->fmt != RES_FMT_TABLE)
+        return test;
+    long i = variant_find(&R->vs, test, config);
+    return i < 0 ? test : variant_label(R, i);
 }
 
-static void print_configs(ResArena *a, const Variants *vs, FILE *out)
+/* A table whose first column is the test and, off text, the second its
+   config; hdr names the other columns. *off is where they start. */
+static ResTable *report_table(Report *R, const char *const *hdr, int n,
+                              int *off)
+{
+    const char *h[32];
+    int k = 0;
+    h[k++] = "test";
+    if (R->fmt != RES_FMT_TABLE)
+        h[k++] = "config";
+    for (int i = 0; i < n && k < 32; i++)
+        h[k++] = hdr[i];
+    *off = k - n;
+    ResTable *t = res_table_new(k, h);
+    if (t)
+        res_table_null_text(t, "-");
+    return t;
+}
+
+/* Fill the first cells of a row: the test (or label) and its config. */
+static int row_head(Report *R, const char **cells, const char *test,
+                    const char *config)
+{
+    cells[0] = test_cell(R, test, config);
+    if (R->fmt == RES_FMT_TABLE)
+        return 1;
+    cells[1] = config;
+    return 2;
+}
+
+static void print_configs(Report *R, FILE *out)
 {
     int header = 0;
-    for (int i = 0; i < vs->n; i++) {
-        if (!same_test(vs, i, i - 1) && !same_test(vs, i, i + 1))
+    for (long i = 0; i < (long)R->vs.n; i++) {
+        if (!same_test(&R->vs, i, i - 1) && !same_test(&R->vs, i, i + 1))
             continue;
         if (!header++)
             fputs("\nconfigs:\n", out);
-        fprintf(out, "  %s  %s\n", variant_label(a, vs, i), vs->v[i].config);
+        fprintf(out, "  %s  %s\n", variant_label(R, i), R->vs.v[i].config);
     }
 }
 
-static void print_table(const ResTable *t, FILE *out)
+/* Print a table; in text, a table without rows is left out and a blank
+   line follows the others. */
+static int emit(Report *R, const ResTable *t, FILE *out)
 {
-    if (res_table_rows(t)) {
-        res_table_print(t, out);
+    if (res_table_failed(R->keep))
+        return oom(R->db);
+    if (R->fmt == RES_FMT_TABLE && !res_table_rows(t))
+        return RES_OK;
+    int rc = res_table_print(t, R->fmt, out);
+    if (rc)
+        return oom(R->db);
+    if (R->fmt == RES_FMT_TABLE)
         fputc('\n', out);
-    }
+    return RES_OK;
 }
 
 /* "1 check", "2 checks". */
-static const char *count(ResArena *a, int n, const char *what)
+static void count(FILE *out, int n, const char *what)
 {
-    return res_arena_printf(a, "%d %s%s", n, what, n == 1 ? "" : "s");
+    fprintf(out, "%d %s%s", n, what, n == 1 ? "" : "s");
 }
 
-static const char *num_or_dash(ResArena *a, sqlite3_stmt *st, int i)
+/* Column i of a row as a cell: NULL for SQL NULL. */
+static const char *col(sqlite3_stmt *st, int i)
 {
-    if (sqlite3_column_type(st, i) == SQLITE_NULL)
-        return "-";
-    return res_arena_printf(a, "%lld", (long long)sqlite3_column_int64(st, i));
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL
+                                                     : res_sql_text(st, i);
 }
 
 /* ---- verdicts ------------------------------------------------------------ */
 
-static int model_columns(ResDb *db, ResArena *a, const char ***models,
-                         int *n)
+/* One row per test, config and check line; a column per model. */
+static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
+                         int nmodels, int *counts)
 {
     sqlite3_stmt *st;
-    int rc = res_sql_prepare(db, &st,
-                             "SELECT DISTINCT c.model FROM " RES_LATEST_FROM
-                             "WHERE " RES_MODEL_RANK("c.model") " = 6"
-                             " ORDER BY 1", "");
+    int rc = res_sql_prepare(R->db, &st,
+                             "SELECT t.name, c.config, r.cond_index, r.phase,"
+                             " c.model, r.verdict, "
+                             RES_PASSES("r.verdict", "r.expected") " FROM "
+                             RES_LATEST_FROM
+                             "JOIN results r ON r.check_id = c.check_id"
+                             " ORDER BY t.name, c.config, r.cond_index", "");
     if (rc)
         return rc;
-    int cap = NSTD + 8, s;
-    *models = res_arena_alloc(a, sizeof **models * (size_t)cap);
-    for (*n = 0; *n < NSTD; (*n)++)
-        (*models)[*n] = std_models[*n];
-    while ((s = res_sql_step(db, st)) > 0) {
-        if (*n == cap) {
-            const char **m = res_arena_alloc(a, sizeof *m * (size_t)cap * 2);
-            memcpy(m, *models, sizeof *m * (size_t)cap);
-            *models = m;
-            cap *= 2;
+    int ncols = off + 2 + nmodels;
+    const char **cells = lit_calloc((size_t)ncols, sizeof *cells);
+    char *test = NULL, *config = NULL;
+    int64_t cond = -1;
+    int s, open = 0;
+    if (!cells) {
+        sqlite3_finalize(st);
+        return oom(R->db);
+    }
+    while ((s = res_sql_step(R->db, st)) > 0) {
+        const char *name = res_sql_text(st, 0), *cfg = res_sql_text(st, 1);
+        int64_t k = sqlite3_column_int64(st, 2);
+        if (!open || strcmp(name, test) || strcmp(cfg, config) || k != cond) {
+            if (open)
+                res_table_add(t, cells, NULL);
+            test = res_table_strdup(R->keep, name);
+            config = res_table_strdup(R->keep, cfg);
+            cond = k;
+            row_head(R, cells, test, config);
+            cells[off] = res_table_printf(R->keep, "%lld", (long long)k);
+            cells[off + 1] = res_table_strdup(R->keep, res_sql_text(st, 3));
+            for (int m = 0; m < nmodels; m++)
+                cells[off + 2 + m] = NULL;
+            open = 1;
         }
-        (*models)[(*n)++] = res_arena_strdup(a, res_sql_text(st, 0));
+        int pass = sqlite3_column_int(st, 6);
+        const char *v = res_sql_text(st, 5);
+        for (int m = 0; m < nmodels; m++)
+            if (!strcmp(models[m], res_sql_text(st, 4)))
+                cells[off + 2 + m] = res_table_printf(R->keep, "%s%s", v,
+                                                      pass ? "" : "!");
+        counts[0]++;
+        counts[1] += pass;
+        counts[2] += !strcmp(v, "Unknown");
+    }
+    if (open)
+        res_table_add(t, cells, NULL);
+    sqlite3_finalize(st);
+    lit_free(cells);
+    return s < 0 ? -s : RES_OK;
+}
+
+static int report_verdicts(Report *R, FILE *out)
+{
+    char **models = NULL;
+    const char **hdr = NULL;
+    size_t nmodels = 0;
+    int rc = res_models(R->db, &models, &nmodels), off = 0;
+    ResTable *t = NULL;
+    if (!rc && !(hdr = lit_calloc(nmodels + 2, sizeof *hdr)))
+        rc = oom(R->db);
+    if (!rc) {
+        hdr[0] = "cond";
+        hdr[1] = "phase";
+        for (size_t m = 0; m < nmodels; m++)
+            hdr[2 + m] = models[m];
+        if (!(t = report_table(R, hdr, (int)nmodels + 2, &off)))
+            rc = oom(R->db);
+    }
+    int counts[3] = {0, 0, 0};          /* verdicts, passing, Unknown */
+    if (!rc) {
+        res_table_numeric(t, off);
+        rc = fill_verdicts(R, t, off, models, (int)nmodels, counts);
+    }
+    if (!rc)
+        rc = emit(R, t, out);
+    if (!rc && R->fmt == RES_FMT_TABLE) {
+        count(out, res_table_rows(t), "row");
+        fputs(", ", out);
+        count(out, counts[0], "verdict");
+        fprintf(out, ": %d pass, %d unexpected (marked !), %d Unknown\n",
+                counts[1], counts[0] - counts[1], counts[2]);
+        print_configs(R, out);
+    }
+    res_table_free(t);
+    lit_free(hdr);
+    res_models_free(models, nmodels);
+    return rc;
+}
+
+/* ---- unexpected ------------------------------------------------------------ */
+
+/* The ids of a check's violations of one check line, "3,4", or NULL. */
+#define VIOLATION_IDS(check, cond) \
+    "(SELECT group_concat(violation_id, ',') FROM (SELECT violation_id" \
+    " FROM violations v WHERE v.check_id = " check \
+    " AND v.cond_index = " cond " ORDER BY violation_id))"
+
+#define UNEXPECTED_SQL \
+    "SELECT t.name, c.config, c.model, r.cond_index, r.phase, r.verdict," \
+    " r.expected, c.status, c.error, c.check_id, " \
+    VIOLATION_IDS("c.check_id", "r.cond_index") " FROM " RES_LATEST_FROM \
+    "JOIN results r ON r.check_id = c.check_id" \
+    " WHERE NOT " RES_PASSES("r.verdict", "r.expected") \
+    " ORDER BY t.name, c.config, r.cond_index, " \
+    RES_MODEL_RANK("c.model") ", c.model"
+
+/* The checks that fail whatever their verdicts: not done, or done with a
+   runtime error that no `check noerror` covers (cond_index -1). */
+#define FAILED_CHECKS_SQL \
+    "SELECT t.name, c.config, c.model, NULL, NULL, NULL, NULL, c.status," \
+    " coalesce(c.error, 'runtime error without a check noerror')," \
+    " c.check_id, " VIOLATION_IDS("c.check_id", "-1") " FROM " \
+    RES_LATEST_FROM "WHERE c.status <> 'done' OR EXISTS (SELECT 1" \
+    " FROM violations v WHERE v.check_id = c.check_id" \
+    " AND v.cond_index < 0)" \
+    " ORDER BY t.name, c.config, " RES_MODEL_RANK("c.model") ", c.model"
+
+/* Rows of a query selecting test, config, then the cells of the columns
+   picked (indexes into the query's columns from 2 on); numeric picks are
+   numbers. */
+static int fill(Report *R, ResTable *t, int off, const char *sql,
+                const int *pick, int npick)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(R->db, &st, sql, "");
+    if (rc)
+        return rc;
+    const char *cells[32];
+    int s;
+    while ((s = res_sql_step(R->db, st)) > 0) {
+        row_head(R, cells, res_sql_text(st, 0), res_sql_text(st, 1));
+        for (int i = 0; i < npick; i++)
+            cells[off + i] = col(st, pick[i]);
+        res_table_add(t, cells, NULL);
     }
     sqlite3_finalize(st);
     return s < 0 ? -s : RES_OK;
 }
 
-static int report_verdicts(ResDb *db, ResArena *a, FILE *out)
+static int report_unexpected(Report *R, FILE *out)
 {
-    Variants vs;
-    const char **models;
-    int nmodels;
-    int rc = load_variants(db, a, &vs);
-    if (!rc)
-        rc = model_columns(db, a, &models, &nmodels);
-    if (rc)
-        return rc;
-    int ncols = 3 + nmodels;
-    const char **cells = res_arena_alloc(a, sizeof *cells * (size_t)ncols);
-    cells[0] = "test";
-    cells[1] = "cond";
-    cells[2] = "phase";
-    for (int m = 0; m < nmodels; m++)
-        cells[3 + m] = models[m];
-    ResTable *t = res_table_new(a, ncols, cells);
-    res_table_right(t, 1);
-
-    sqlite3_stmt *st;
-    rc = res_sql_prepare(db, &st,
-                         "SELECT t.name, c.config, r.cond_index, r.phase,"
-                         " c.model, r.verdict, "
-                         RES_PASSES("r.verdict", "r.expected") " FROM "
-                         RES_LATEST_FROM
-                         "JOIN results r ON r.check_id = c.check_id"
-                         " ORDER BY t.name, c.config, r.cond_index", "");
-    if (rc)
-        return rc;
-    int s, nverdicts = 0, npass = 0, open = 0;
-    const char *test = NULL, *config = NULL;
-    int64_t cond = -1;
-    while ((s = res_sql_step(db, st)) > 0) {
-        const char *name = res_sql_text(st, 0), *cfg = res_sql_text(st, 1);
-        int64_t k = sqlite3_column_int64(st, 2);
-        if (!open || strcmp(name, test) || strcmp(cfg, config) || k != cond) {
-            if (open)
-                res_table_add(t, cells);
-            test = res_arena_strdup(a, name);
-            config = res_arena_strdup(a, cfg);
-            cond = k;
-            cells[0] = label(a, &vs, test, config);
-            cells[1] = res_arena_printf(a, "%lld", (long long)k);
-            cells[2] = res_arena_strdup(a, res_sql_text(st, 3));
-            for (int m = 0; m < nmodels; m++)
-                cells[3 + m] = "-";
-            open = 1;
-        }
-        int pass = sqlite3_column_int(st, 6);
-        for (int m = 0; m < nmodels; m++)
-            if (!strcmp(models[m], res_sql_text(st, 4)))
-                cells[3 + m] = res_arena_printf(a, "%s%s",
-                                                res_sql_text(st, 5),
-                                                pass ? "" : "!");
-        nverdicts++;
-        npass += pass;
-    }
-    if (open)
-        res_table_add(t, cells);
-    sqlite3_finalize(st);
-    if (s < 0)
-        return -s;
-    print_table(t, out);
-    fprintf(out, "%s, %s: %d pass, %d unexpected (marked !)\n",
-            count(a, res_table_rows(t), "row"),
-            count(a, nverdicts, "verdict"), npass, nverdicts - npass);
-    print_configs(a, &vs, out);
-    return RES_OK;
-}
-
-/* ---- unexpected ------------------------------------------------------------ */
-
-static int report_unexpected(ResDb *db, ResArena *a, FILE *out)
-{
-    Variants vs;
-    int rc = load_variants(db, a, &vs);
-    if (rc)
-        return rc;
+    /* Text: the failing verdicts, then the failing checks; CSV and JSON:
+       one table of both, with the check's status and error. */
     static const char *const h1[] = {
-        "test", "model", "cond", "phase", "verdict", "expected",
+        "model", "cond", "phase", "verdict", "expected", "check", "violation",
     };
-    static const char *const h2[] = {"test", "model", "status", "error"};
-    ResTable *bad = res_table_new(a, 6, h1), *inc = res_table_new(a, 4, h2);
-    res_table_right(bad, 2);
-    sqlite3_stmt *st;
-    rc = res_sql_prepare(db, &st,
-                         "SELECT t.name, c.config, c.model, r.cond_index,"
-                         " r.phase, r.verdict, r.expected FROM "
-                         RES_LATEST_FROM
-                         "JOIN results r ON r.check_id = c.check_id"
-                         " WHERE NOT " RES_PASSES("r.verdict", "r.expected")
-                         " ORDER BY t.name, c.config, r.cond_index, "
-                         RES_MODEL_RANK("c.model") ", c.model", "");
-    if (rc)
-        return rc;
-    int s;
-    while ((s = res_sql_step(db, st)) > 0) {
-        const char *row[6] = {
-            label(a, &vs, res_sql_text(st, 0), res_sql_text(st, 1)),
-            res_sql_text(st, 2),
-            res_arena_printf(a, "%lld",
-                             (long long)sqlite3_column_int64(st, 3)),
-            res_sql_text(st, 4), res_sql_text(st, 5),
-            sqlite3_column_type(st, 6) == SQLITE_NULL ? "-"
-                                                      : res_sql_text(st, 6),
-        };
-        res_table_add(bad, row);
+    static const int p1[] = {2, 3, 4, 5, 6, 9, 10};
+    static const char *const h2[] = {
+        "model", "status", "error", "check", "violation",
+    };
+    static const int p2[] = {2, 7, 8, 9, 10};
+    static const char *const hf[] = {
+        "model", "cond", "phase", "verdict", "expected", "status", "error",
+        "check", "violation",
+    };
+    static const int pf[] = {2, 3, 4, 5, 6, 7, 8, 9, 10};
+    int text = R->fmt == RES_FMT_TABLE, off1 = 0, off2 = 0, rc = RES_OK;
+    ResTable *bad = text ? report_table(R, h1, 7, &off1)
+                         : report_table(R, hf, 9, &off1);
+    ResTable *inc = text ? report_table(R, h2, 5, &off2) : bad;
+    if (!text)
+        off2 = off1;
+    if (!bad || !inc)
+        rc = oom(R->db);
+    if (!rc) {
+        res_table_numeric(bad, off1 + 1);
+        res_table_numeric(bad, off1 + (text ? 5 : 7));
+        res_table_numeric(inc, off2 + (text ? 3 : 7));
+        rc = fill(R, bad, off1, UNEXPECTED_SQL, text ? p1 : pf, text ? 7 : 9);
     }
-    sqlite3_finalize(st);
-    if (s < 0)
-        return -s;
-    rc = res_sql_prepare(db, &st,
-                         "SELECT t.name, c.config, c.model, c.status, c.error"
-                         " FROM " RES_LATEST_FROM "WHERE c.status <> 'done'"
-                         " ORDER BY t.name, c.config, "
-                         RES_MODEL_RANK("c.model") ", c.model", "");
-    if (rc)
-        return rc;
-    while ((s = res_sql_step(db, st)) > 0) {
-        const char *row[4] = {
-            label(a, &vs, res_sql_text(st, 0), res_sql_text(st, 1)),
-            res_sql_text(st, 2), res_sql_text(st, 3),
-            sqlite3_column_type(st, 4) == SQLITE_NULL ? "-"
-                                                      : res_sql_text(st, 4),
-        };
-        res_table_add(inc, row);
+    int nbad = bad ? res_table_rows(bad) : 0;
+    if (!rc)
+        rc = fill(R, inc, off2, FAILED_CHECKS_SQL, text ? p2 : pf,
+                  text ? 5 : 9);
+    if (!rc)
+        rc = emit(R, bad, out);
+    if (!rc && text)
+        rc = emit(R, inc, out);
+    if (!rc && text) {
+        count(out, nbad, "unexpected verdict");
+        fputs(", ", out);
+        count(out, res_table_rows(inc), "check");
+        fputs(" incomplete or failed\n", out);
+        print_configs(R, out);
     }
-    sqlite3_finalize(st);
-    if (s < 0)
-        return -s;
-    print_table(bad, out);
-    print_table(inc, out);
-    fprintf(out, "%s, %s incomplete or failed\n",
-            count(a, res_table_rows(bad), "unexpected verdict"),
-            count(a, res_table_rows(inc), "check"));
-    print_configs(a, &vs, out);
-    return RES_OK;
+    if (inc != bad)
+        res_table_free(inc);
+    res_table_free(bad);
+    return rc;
 }
 
 /* ---- costs ------------------------------------------------------------------ */
@@ -298,109 +390,81 @@ static int report_unexpected(ResDb *db, ResArena *a, FILE *out)
 /* The baseline of a test is the member FAMILY+base of its family, FAMILY
    being the name up to its last '+' (the whole name when it has none), at
    the same model and config. rtrim(name, <name without '+'>) keeps the
-   name up to and including its last '+'. */
+   name up to and including its last '+'. A ratio is NULL when a value is
+   unknown or the baseline's is not positive. */
+#define RATIO(a, b) \
+    "CASE WHEN " a " IS NOT NULL AND " b " > 0" \
+    " THEN printf('%.2f', 1.0 * " a " / " b ") END"
 #define COSTS_SQL \
     "WITH lc AS (SELECT t.name AS name, c.config AS config, c.model AS model," \
     " c.cycles AS cycles, c.nvm_writes AS nvm_writes," \
     " rtrim(t.name, replace(t.name, '+', '')) AS fam FROM " RES_LATEST_FROM ")" \
     " SELECT a.name, a.config, a.model, a.cycles, a.nvm_writes," \
-    " b.cycles, b.nvm_writes FROM lc a LEFT JOIN lc b" \
+    " " RATIO("a.cycles", "b.cycles") ", " RATIO("a.nvm_writes", "b.nvm_writes") \
+    " FROM lc a LEFT JOIN lc b" \
     " ON b.name = (CASE WHEN a.fam = '' THEN a.name" \
     " ELSE substr(a.fam, 1, length(a.fam) - 1) END) || '+base'" \
     " AND b.config = a.config AND b.model = a.model" \
     " ORDER BY a.name, a.config, " RES_MODEL_RANK("a.model") ", a.model"
 
-static const char *ratio(ResArena *a, sqlite3_stmt *st, int num, int den)
+static int report_costs(Report *R, FILE *out)
 {
-    if (sqlite3_column_type(st, num) == SQLITE_NULL ||
-        sqlite3_column_type(st, den) == SQLITE_NULL ||
-        sqlite3_column_int64(st, den) <= 0)
-        return "-";
-    return res_arena_printf(a, "%.2f",
-                            (double)sqlite3_column_int64(st, num) /
-                                (double)sqlite3_column_int64(st, den));
-}
-
-static int report_costs(ResDb *db, ResArena *a, FILE *out)
-{
-    Variants vs;
-    int rc = load_variants(db, a, &vs);
-    if (rc)
-        return rc;
     static const char *const h[] = {
-        "test", "model", "cycles", "nvm_writes", "cycles/base", "writes/base",
+        "model", "cycles", "nvm_writes", "cycles/base", "writes/base",
     };
-    ResTable *t = res_table_new(a, 6, h);
-    for (int i = 2; i < 6; i++)
-        res_table_right(t, i);
-    sqlite3_stmt *st;
-    if ((rc = res_sql_prepare(db, &st, COSTS_SQL, "")))
-        return rc;
-    int s;
-    while ((s = res_sql_step(db, st)) > 0) {
-        const char *row[6] = {
-            label(a, &vs, res_sql_text(st, 0), res_sql_text(st, 1)),
-            res_sql_text(st, 2), num_or_dash(a, st, 3), num_or_dash(a, st, 4),
-            ratio(a, st, 3, 5), ratio(a, st, 4, 6),
-        };
-        res_table_add(t, row);
+    static const int pick[] = {2, 3, 4, 5, 6};
+    int off, rc = RES_OK;
+    ResTable *t = report_table(R, h, 5, &off);
+    if (!t)
+        return oom(R->db);
+    for (int i = 1; i < 5; i++)
+        res_table_numeric(t, off + i);
+    rc = fill(R, t, off, COSTS_SQL, pick, 5);
+    if (!rc)
+        rc = emit(R, t, out);
+    if (!rc && R->fmt == RES_FMT_TABLE) {
+        count(out, res_table_rows(t), "check");
+        fputs("; baseline: FAMILY+base at the same model and config,"
+              " FAMILY = the test name up to its last '+'\n", out);
+        print_configs(R, out);
     }
-    sqlite3_finalize(st);
-    if (s < 0)
-        return -s;
-    print_table(t, out);
-    fprintf(out, "%s; baseline: FAMILY+base at the same model and config,"
-                 " FAMILY = the test name up to its last '+'\n",
-            count(a, res_table_rows(t), "check"));
-    print_configs(a, &vs, out);
-    return RES_OK;
+    res_table_free(t);
+    return rc;
 }
 
 /* ---- disagreements ------------------------------------------------------------ */
 
-static int report_disagreements(ResDb *db, ResArena *a, FILE *out)
+static int report_disagreements(Report *R, FILE *out)
 {
-    Variants vs;
-    int rc = load_variants(db, a, &vs);
-    if (rc)
-        return rc;
     static const char *const h[] = {
-        "test", "cond", "model_a", "verdict_a", "model_b", "verdict_b",
+        "cond", "model_a", "verdict_a", "model_b", "verdict_b",
     };
-    ResTable *t = res_table_new(a, 6, h);
-    res_table_right(t, 1);
-    sqlite3_stmt *st;
-    if ((rc = res_sql_prepare(db, &st,
-                              "SELECT test, config, cond_index, model_a,"
-                              " verdict_a, model_b, verdict_b FROM ("
-                              RES_DISAGREEMENTS ")" RES_DISAGREEMENTS_ORDER,
-                              "")))
-        return rc;
-    int s;
-    while ((s = res_sql_step(db, st)) > 0) {
-        const char *row[6] = {
-            label(a, &vs, res_sql_text(st, 0), res_sql_text(st, 1)),
-            res_arena_printf(a, "%lld",
-                             (long long)sqlite3_column_int64(st, 2)),
-            res_sql_text(st, 3), res_sql_text(st, 4), res_sql_text(st, 5),
-            res_sql_text(st, 6),
-        };
-        res_table_add(t, row);
+    static const int pick[] = {2, 3, 4, 5, 6};
+    int off, rc = RES_OK;
+    ResTable *t = report_table(R, h, 5, &off);
+    if (!t)
+        return oom(R->db);
+    res_table_numeric(t, off);
+    rc = fill(R, t, off,
+              "SELECT test, config, cond_index, model_a, verdict_a, model_b,"
+              " verdict_b FROM (" RES_DISAGREEMENTS ")"
+              RES_DISAGREEMENTS_ORDER, pick, 5);
+    if (!rc)
+        rc = emit(R, t, out);
+    if (!rc && R->fmt == RES_FMT_TABLE) {
+        count(out, res_table_rows(t), "disagreement");
+        fputc('\n', out);
+        print_configs(R, out);
     }
-    sqlite3_finalize(st);
-    if (s < 0)
-        return -s;
-    print_table(t, out);
-    fprintf(out, "%s\n", count(a, res_table_rows(t), "disagreement"));
-    print_configs(a, &vs, out);
-    return RES_OK;
+    res_table_free(t);
+    return rc;
 }
 
-int res_report(ResDb *db, const char *which, FILE *out)
+int res_report(ResDb *db, const char *which, int fmt, FILE *out)
 {
     static const struct {
         const char *name;
-        int (*fn)(ResDb *, ResArena *, FILE *);
+        int (*fn)(Report *, FILE *);
     } reports[] = {
         {"verdicts", report_verdicts},
         {"unexpected", report_unexpected},
@@ -410,12 +474,16 @@ int res_report(ResDb *db, const char *which, FILE *out)
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         if (strcmp(which, reports[i].name))
             continue;
-        ResArena *a = res_arena_new();
-        int rc = reports[i].fn(db, a, out);
-        res_arena_free(a);
+        static const char *const none[] = {""};
+        Report R = {db, fmt, {NULL, 0, 0}, res_table_new(1, none)};
+        int rc = R.keep ? load_variants(&R) : oom(db);
+        if (!rc)
+            rc = reports[i].fn(&R, out);
+        variants_free(&R.vs);
+        res_table_free(R.keep);
         return rc;
     }
     return res_sql_fail(db, RES_EINPUT,
                         "unknown report '%s' (expected verdicts, unexpected,"
-                        " costs or disagreements)", which);
+                        " costs, disagreements or html)", which);
 }

@@ -21,8 +21,36 @@ static void block(const char *title, const char *text, FILE *out)
     " LEFT JOIN results r ON r.check_id = v.check_id" \
     " AND r.cond_index = v.cond_index"
 
-static void print_violation(sqlite3_stmt *st, FILE *out)
+/* "4: crash ~exists (x == 1)" and "No (expected Ok)", or "4" and NULL
+   when the check line has no results row (a runtime error without
+   `check noerror`). */
+static void condition_text(sqlite3_stmt *st, LitStr *cond, LitStr *verdict)
 {
+    lit_str_printf(cond, "%lld", (long long)sqlite3_column_int64(st, 2));
+    if (sqlite3_column_type(st, 12) == SQLITE_NULL)
+        return;
+    const char *quant = res_sql_text(st, 13), *text = res_sql_text(st, 14);
+    size_t n = strlen(quant);
+    lit_str_printf(cond, ": %s", res_sql_text(st, 12));
+    /* The condition text may carry its quantifier already. */
+    if (*quant && (strncmp(text, quant, n) || text[n] != ' '))
+        lit_str_printf(cond, " %s", quant);
+    if (*text)
+        lit_str_printf(cond, " %s", text);
+    lit_str_printf(verdict, "%s (expected %s)", res_sql_text(st, 15),
+                   sqlite3_column_type(st, 16) == SQLITE_NULL
+                       ? "none" : res_sql_text(st, 16));
+}
+
+static int print_violation(ResDb *db, sqlite3_stmt *st, FILE *out)
+{
+    LitStr cond = {0}, verdict = {0};
+    condition_text(st, &cond, &verdict);
+    if (cond.failed || verdict.failed) {
+        lit_str_free(&cond);
+        lit_str_free(&verdict);
+        return res_sql_fail(db, RES_EINTERNAL, "show: out of memory");
+    }
     fprintf(out, "violation %lld: %s, depth %lld\n",
             (long long)sqlite3_column_int64(st, 0), res_sql_text(st, 3),
             (long long)sqlite3_column_int64(st, 7));
@@ -31,24 +59,39 @@ static void print_violation(sqlite3_stmt *st, FILE *out)
     fprintf(out, "  model      %s\n", res_sql_text(st, 10));
     fprintf(out, "  config     %s\n", res_sql_text(st, 11));
     fprintf(out, "  check      %lld\n", (long long)sqlite3_column_int64(st, 1));
-    fprintf(out, "  condition  %lld", (long long)sqlite3_column_int64(st, 2));
-    if (sqlite3_column_type(st, 12) != SQLITE_NULL) {
-        const char *quant = res_sql_text(st, 13), *cond = res_sql_text(st, 14);
-        size_t n = strlen(quant);
-        fprintf(out, ": %s", res_sql_text(st, 12));
-        /* The condition text may carry its quantifier already. */
-        if (*quant && (strncmp(cond, quant, n) || cond[n] != ' '))
-            fprintf(out, " %s", quant);
-        if (*cond)
-            fprintf(out, " %s", cond);
-        fprintf(out, "\n  verdict    %s (expected %s)", res_sql_text(st, 15),
-                sqlite3_column_type(st, 16) == SQLITE_NULL
-                    ? "none" : res_sql_text(st, 16));
-    }
-    fputc('\n', out);
+    fprintf(out, "  condition  %s\n", cond.s);
+    if (verdict.s)
+        fprintf(out, "  verdict    %s\n", verdict.s);
     if (sqlite3_column_type(st, 4) != SQLITE_NULL)
         block("image", res_sql_text(st, 4), out);
     block("witness", res_sql_text(st, 5), out);
+    lit_str_free(&cond);
+    lit_str_free(&verdict);
+    return RES_OK;
+}
+
+/* The DOT graph of the violation, titled with what it violates. */
+static int print_dot(ResDb *db, sqlite3_stmt *st, FILE *out)
+{
+    LitStr title = {0}, cond = {0}, verdict = {0};
+    condition_text(st, &cond, &verdict);
+    lit_str_printf(&title, "violation %lld: %s of %s under %s (check %lld)\n"
+                   "condition %s%s%s",
+                   (long long)sqlite3_column_int64(st, 0), res_sql_text(st, 3),
+                   res_sql_text(st, 8), res_sql_text(st, 10),
+                   (long long)sqlite3_column_int64(st, 1),
+                   cond.s ? cond.s : "", verdict.s ? ": " : "",
+                   verdict.s ? verdict.s : "");
+    int rc = title.failed || cond.failed || verdict.failed
+        ? res_sql_fail(db, RES_EINTERNAL, "show: out of memory")
+        : res_dot_witness(db, sqlite3_column_int64(st, 0),
+                          sqlite3_column_type(st, 6) == SQLITE_NULL
+                              ? NULL : res_sql_text(st, 6),
+                          title.s, out);
+    lit_str_free(&title);
+    lit_str_free(&cond);
+    lit_str_free(&verdict);
+    return rc;
 }
 
 /* Show every violation the statement (VIOLATION_SQL + a WHERE) selects;
@@ -58,15 +101,9 @@ static int show_violations(ResDb *db, sqlite3_stmt *st, int dot, FILE *out,
 {
     int s;
     for (*n = 0; (s = res_sql_step(db, st)) > 0; (*n)++) {
-        if (!dot) {
-            if (*n)
-                fputc('\n', out);
-            print_violation(st, out);
-            continue;
-        }
-        const char *json = sqlite3_column_type(st, 6) == SQLITE_NULL
-            ? NULL : res_sql_text(st, 6);
-        int rc = res_dot_witness(db, sqlite3_column_int64(st, 0), json, out);
+        if (!dot && *n)
+            fputc('\n', out);
+        int rc = dot ? print_dot(db, st, out) : print_violation(db, st, out);
         if (rc)
             return rc;
     }
@@ -91,25 +128,26 @@ int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out)
 
 /* Fill a table from a query, one cell per column; NULL prints as "-". */
 static int table_rows(ResDb *db, ResTable *t, int ncols, const char *sql,
-                      int64_t id, ResArena *a)
+                      int64_t id)
 {
     sqlite3_stmt *st;
     int rc = res_sql_prepare(db, &st, sql, "i", id);
     if (rc)
         return rc;
-    const char **cells = res_arena_alloc(a, sizeof *cells * (size_t)ncols);
+    const char *cells[16];
     int s;
     while ((s = res_sql_step(db, st)) > 0) {
         for (int i = 0; i < ncols; i++)
             cells[i] = sqlite3_column_type(st, i) == SQLITE_NULL
-                ? "-" : res_arena_strdup(a, res_sql_text(st, i));
-        res_table_add(t, cells);
+                ? NULL : res_sql_text(st, i);
+        res_table_add(t, cells, NULL);
     }
     sqlite3_finalize(st);
     return s < 0 ? -s : RES_OK;
 }
 
-static int check_header(ResDb *db, int64_t id, ResArena *a, char **text)
+/* The check's fields, as text in *text (the caller frees it). */
+static int check_header(ResDb *db, int64_t id, LitStr *text)
 {
     sqlite3_stmt *st;
     int rc = res_sql_prepare(db, &st,
@@ -134,7 +172,7 @@ static int check_header(ResDb *db, int64_t id, ResArena *a, char **text)
 #define T(i) res_sql_text(st, i)
 #define I(i) (long long)sqlite3_column_int64(st, i)
 #define N(i) (sqlite3_column_type(st, i) == SQLITE_NULL ? "-" : T(i))
-    *text = res_arena_printf(a,
+    lit_str_printf(text,
         "check %lld: %s under %s, %s\n"
         "  test          %s (%s)\n"
         "  sha256        %s\n"
@@ -158,63 +196,79 @@ static int check_header(ResDb *db, int64_t id, ResArena *a, char **text)
 #undef I
 #undef N
     sqlite3_finalize(st);
-    return RES_OK;
+    return text->failed ? res_sql_fail(db, RES_EINTERNAL, "show: out of memory")
+                        : RES_OK;
 }
 
-static int show_check_text(ResDb *db, int64_t id, ResArena *a, FILE *out)
+static int show_check_text(ResDb *db, int64_t id, FILE *out)
 {
-    char *header;
-    int rc = check_header(db, id, a, &header);
-    if (rc)
-        return rc;
     static const char *const hr[] = {
         "cond", "phase", "quant", "condition", "verdict", "expected",
         "positive", "negative",
     };
     static const char *const ho[] = {"phase", "state", "count"};
     static const char *const hc[] = {"metric", "value"};
-    ResTable *tr = res_table_new(a, 8, hr), *to = res_table_new(a, 3, ho),
-             *tc = res_table_new(a, 2, hc);
-    res_table_right(tr, 0);
-    res_table_right(tr, 6);
-    res_table_right(tr, 7);
-    res_table_right(to, 2);
-    res_table_right(tc, 1);
-    if ((rc = table_rows(db, tr, 8,
-                         "SELECT cond_index, phase, quant, cond, verdict,"
-                         " expected, positive, negative FROM results"
-                         " WHERE check_id = ? ORDER BY cond_index", id, a)) ||
-        (rc = table_rows(db, to, 3,
-                         "SELECT phase, state, count FROM outcomes"
-                         " WHERE check_id = ? ORDER BY CASE phase"
-                         " WHEN 'final' THEN 0 WHEN 'crash' THEN 1 ELSE 2 END,"
-                         " state", id, a)) ||
-        (rc = table_rows(db, tc, 2,
-                         "SELECT metric, value FROM costs WHERE check_id = ?"
-                         " ORDER BY metric", id, a)))
-        return rc;
-    fputs(header, out);
-    fputs("\nresults:\n", out);
-    res_table_print(tr, out);
-    fputs("\noutcomes:\n", out);
-    res_table_print(to, out);
-    fputs("\ncosts:\n", out);
-    res_table_print(tc, out);
-    return RES_OK;
+    LitStr header = {0};
+    ResTable *tr = res_table_new(8, hr), *to = res_table_new(3, ho),
+             *tc = res_table_new(2, hc);
+    int rc = check_header(db, id, &header);
+    if (!rc && (!tr || !to || !tc))
+        rc = res_sql_fail(db, RES_EINTERNAL, "show: out of memory");
+    if (!rc) {
+        static const int numeric[][2] = {
+            {0, 0}, {0, 6}, {0, 7}, {1, 2}, {2, 1},
+        };
+        ResTable *ts[] = {tr, to, tc};
+        for (size_t i = 0; i < sizeof numeric / sizeof *numeric; i++)
+            res_table_numeric(ts[numeric[i][0]], numeric[i][1]);
+        for (int i = 0; i < 3; i++)
+            res_table_null_text(ts[i], "-");
+    }
+    if (!rc)
+        rc = table_rows(db, tr, 8,
+                        "SELECT cond_index, phase, quant, cond, verdict,"
+                        " expected, positive, negative FROM results"
+                        " WHERE check_id = ? ORDER BY cond_index", id);
+    if (!rc)
+        rc = table_rows(db, to, 3,
+                        "SELECT phase, state, count FROM outcomes"
+                        " WHERE check_id = ? ORDER BY CASE phase"
+                        " WHEN 'final' THEN 0 WHEN 'crash' THEN 1 ELSE 2 END,"
+                        " state", id);
+    if (!rc)
+        rc = table_rows(db, tc, 2,
+                        "SELECT metric, value FROM costs WHERE check_id = ?"
+                        " ORDER BY metric", id);
+    if (!rc && (res_table_failed(tr) || res_table_failed(to) ||
+                res_table_failed(tc)))
+        rc = res_sql_fail(db, RES_EINTERNAL, "show: out of memory");
+    if (!rc) {
+        fputs(header.s, out);
+        fputs("\nresults:\n", out);
+        res_table_print(tr, RES_FMT_TABLE, out);
+        fputs("\noutcomes:\n", out);
+        res_table_print(to, RES_FMT_TABLE, out);
+        fputs("\ncosts:\n", out);
+        res_table_print(tc, RES_FMT_TABLE, out);
+    }
+    lit_str_free(&header);
+    res_table_free(tr);
+    res_table_free(to);
+    res_table_free(tc);
+    return rc;
 }
 
 int res_show_check(ResDb *db, int64_t id, int dot, FILE *out)
 {
-    ResArena *a = res_arena_new();
     int rc;
     if (dot) {
-        char *header;
         /* Only to say "no check N" for an unknown id. */
-        rc = check_header(db, id, a, &header);
+        LitStr header = {0};
+        rc = check_header(db, id, &header);
+        lit_str_free(&header);
     } else {
-        rc = show_check_text(db, id, a, out);
+        rc = show_check_text(db, id, out);
     }
-    res_arena_free(a);
     if (rc)
         return rc;
     sqlite3_stmt *st;

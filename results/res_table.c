@@ -1,130 +1,341 @@
-/* Fixed-width text tables: a header, a rule, rows; columns two spaces apart,
-   widths in characters (UTF-8 code points), no trailing blanks. */
+/* The one table printer of gpmc (query, report, show, time): rows of cells
+   collected first, then printed as a fixed-width text table, CSV (RFC 4180)
+   or JSON (an array of objects). Text tables: a header, a rule, rows;
+   columns two spaces apart, widths in characters (UTF-8 code points), no
+   trailing blanks, control characters shown as \n \t \r \xHH, columns
+   holding only numbers right-aligned, and the cells of note columns printed
+   as an indented `header: value` line under their row. Every allocation is
+   checked: a failed one marks the table, and printing it reports the
+   failure instead of a table with holes. */
 #include <string.h>
 
 #include "results/results_int.h"
 
+typedef struct {
+    const char *text;                   /* NULL: SQL NULL */
+    int kind;                           /* RES_CELL_* */
+} Cell;
+
 struct ResTable {
-    ResArena *a;
-    int ncols, nrows, cap;
+    LitArena *a;
+    int ncols, failed;
     const char **headers;
-    char *right;
-    char ***rows;
+    unsigned char *numeric, *note;      /* per column */
+    const char *null_text;
+    Cell **rows;
+    size_t nrows, cap;
 };
 
-ResTable *res_table_new(ResArena *a, int ncols, const char *const *headers)
+ResTable *res_table_new(int ncols, const char *const *headers)
 {
-    ResTable *t = res_arena_alloc(a, sizeof *t);
-    t->a = a;
+    ResTable *t = lit_calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->a = lit_arena_new();
     t->ncols = ncols;
-    t->headers = res_arena_alloc(a, sizeof *t->headers * (size_t)ncols);
+    t->null_text = "";
+    if (t->a) {
+        t->headers = lit_arena_alloc(t->a, sizeof *t->headers *
+                                               ((size_t)ncols + 1));
+        t->numeric = lit_arena_alloc(t->a, (size_t)ncols + 1);
+        t->note = lit_arena_alloc(t->a, (size_t)ncols + 1);
+    }
+    if (!t->a || !t->headers || !t->numeric || !t->note) {
+        res_table_free(t);
+        return NULL;
+    }
+    memset(t->numeric, 0, (size_t)ncols + 1);
+    memset(t->note, 0, (size_t)ncols + 1);
     for (int i = 0; i < ncols; i++)
-        t->headers[i] = res_arena_strdup(a, headers[i]);
-    t->right = res_arena_alloc(a, (size_t)ncols);
+        t->headers[i] = res_table_strdup(t, headers[i]);
+    if (t->failed) {
+        res_table_free(t);
+        return NULL;
+    }
     return t;
 }
 
-void res_table_right(ResTable *t, int col)
+void res_table_free(ResTable *t)
 {
-    t->right[col] = 1;
+    if (!t)
+        return;
+    lit_free(t->rows);
+    lit_arena_free(t->a);
+    lit_free(t);
 }
 
-/* The cell as printed: control characters escaped so a row stays a line. */
-static char *cell_text(ResArena *a, const char *s)
+void res_table_numeric(ResTable *t, int col)
 {
-    if (!s)
-        s = "";
-    size_t n = 0;
-    for (const char *p = s; *p; p++)
-        n += (unsigned char)*p < 0x20 ? 4 : 1;
-    char *out = res_arena_alloc(a, n + 1), *q = out;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0x20)
-            *q++ = (char)*p;
-        else if (*p == '\n')
-            q += sprintf(q, "\\n");
-        else if (*p == '\t')
-            q += sprintf(q, "\\t");
-        else if (*p == '\r')
-            q += sprintf(q, "\\r");
-        else
-            q += sprintf(q, "\\x%02x", *p);
-    }
-    *q = '\0';
-    return out;
+    t->numeric[col] = 1;
 }
 
-void res_table_add(ResTable *t, const char *const *cells)
+void res_table_note(ResTable *t, int col)
 {
-    if (t->nrows == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 16;
-        char ***rows = res_arena_alloc(t->a, sizeof *rows * (size_t)cap);
-        if (t->nrows)
-            memcpy(rows, t->rows, sizeof *rows * (size_t)t->nrows);
-        t->rows = rows;
-        t->cap = cap;
-    }
-    char **row = res_arena_alloc(t->a, sizeof *row * (size_t)t->ncols);
-    for (int i = 0; i < t->ncols; i++)
-        row[i] = cell_text(t->a, cells[i]);
-    t->rows[t->nrows++] = row;
+    t->note[col] = 1;
+}
+
+void res_table_null_text(ResTable *t, const char *text)
+{
+    t->null_text = text;
+}
+
+int res_table_failed(const ResTable *t)
+{
+    return t->failed;
 }
 
 int res_table_rows(const ResTable *t)
 {
-    return t->nrows;
+    return (int)t->nrows;
 }
 
-static int width(const char *s)
+char *res_table_strdup(ResTable *t, const char *s)
+{
+    char *d = lit_arena_strdup(t->a, s ? s : "");
+    if (!d) {
+        t->failed = 1;
+        return "";
+    }
+    return d;
+}
+
+char *res_table_printf(ResTable *t, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : lit_arena_alloc(t->a, (size_t)n + 1);
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    if (!s) {
+        t->failed = 1;
+        return "";
+    }
+    return s;
+}
+
+void res_table_add(ResTable *t, const char *const *cells, const int *kinds)
+{
+    if (LIT_GROW(t->rows, t->cap, t->nrows + 1)) {
+        t->failed = 1;
+        return;
+    }
+    Cell *row = lit_arena_alloc(t->a, sizeof *row * (size_t)t->ncols);
+    if (!row) {
+        t->failed = 1;
+        return;
+    }
+    for (int i = 0; i < t->ncols; i++) {
+        row[i].kind = !cells[i] ? RES_CELL_NULL
+                      : kinds ? kinds[i]
+                      : t->numeric[i] ? RES_CELL_NUM : RES_CELL_TEXT;
+        row[i].text = cells[i] ? res_table_strdup(t, cells[i]) : NULL;
+    }
+    t->rows[t->nrows++] = row;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+/* The cell as the text table shows it: control characters escaped so a
+   row stays one line. */
+static void put_escaped(LitStr *s, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p >= 0x20)
+            lit_str_putn(s, (const char *)p, 1);
+        else if (*p == '\n')
+            lit_str_putn(s, "\\n", 2);
+        else if (*p == '\t')
+            lit_str_putn(s, "\\t", 2);
+        else if (*p == '\r')
+            lit_str_putn(s, "\\r", 2);
+        else
+            lit_str_printf(s, "\\x%02x", *p);
+    }
+}
+
+/* Width in characters of the escaped text. */
+static int width(const char *text)
 {
     int w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        w += *p == '\n' || *p == '\t' || *p == '\r' ? 2
+             : *p < 0x20 ? 4 : (*p & 0xC0) != 0x80;
     return w;
 }
 
-static void print_row(const ResTable *t, const char *const *cells,
-                      const int *w, FILE *out)
+static const char *shown(const ResTable *t, const Cell *c)
 {
-    size_t n = 1;
-    for (int i = 0; i < t->ncols; i++)
-        n += strlen(cells[i]) + (size_t)w[i] + 2;
-    char *line = res_arena_alloc(t->a, n), *q = line;
-    for (int i = 0; i < t->ncols; i++) {
-        int pad = w[i] - width(cells[i]);
-        if (i)
-            q += sprintf(q, "  ");
-        if (t->right[i])
-            q += sprintf(q, "%*s", pad, "");
-        q += sprintf(q, "%s", cells[i]);
-        if (!t->right[i])
-            q += sprintf(q, "%*s", pad, "");
-    }
-    while (q > line && q[-1] == ' ')
-        q--;
-    *q = '\0';
-    fprintf(out, "%s\n", line);
+    return c->text ? c->text : t->null_text;
 }
 
-void res_table_print(const ResTable *t, FILE *out)
+/* Move the line, without trailing blanks, to the output text. */
+static void put_line(LitStr *line, LitStr *out)
 {
-    if (t->ncols == 0)
+    size_t n = line->len;
+    while (n && line->s[n - 1] == ' ')
+        n--;
+    lit_str_putn(out, line->s ? line->s : "", n);
+    lit_str_putn(out, "\n", 1);
+    out->failed |= line->failed;
+    line->len = 0;
+    if (line->s)
+        line->s[0] = '\0';
+}
+
+static void put_cell(LitStr *line, const char *text, int w, int right,
+                     int first)
+{
+    int pad = w - width(text);
+    if (!first)
+        lit_str_putn(line, "  ", 2);
+    if (right)
+        lit_str_printf(line, "%*s", pad, "");
+    put_escaped(line, text);
+    if (!right)
+        lit_str_printf(line, "%*s", pad, "");
+}
+
+static void print_text(const ResTable *t, LitStr *out)
+{
+    int *w = lit_calloc((size_t)t->ncols + 1, sizeof *w);
+    char *right = lit_calloc((size_t)t->ncols + 1, 1);
+    if (!w || !right) {
+        lit_free(w);
+        lit_free(right);
+        out->failed = 1;
         return;
-    int w[t->ncols];
-    for (int i = 0; i < t->ncols; i++) {
-        w[i] = width(t->headers[i]);
-        for (int r = 0; r < t->nrows; r++)
-            if (width(t->rows[r][i]) > w[i])
-                w[i] = width(t->rows[r][i]);
     }
-    print_row(t, t->headers, w, out);
+    /* Right-aligned: at least one number and no text. */
+    for (int i = 0; i < t->ncols; i++) {
+        int num = 0, text = 0;
+        w[i] = width(t->headers[i]);
+        for (size_t r = 0; r < t->nrows; r++) {
+            const Cell *c = &t->rows[r][i];
+            num |= c->kind == RES_CELL_NUM;
+            text |= c->kind == RES_CELL_TEXT;
+            if (width(shown(t, c)) > w[i])
+                w[i] = width(shown(t, c));
+        }
+        right[i] = num && !text;
+    }
+    LitStr line = {0};
+    int first = 1;
+    for (int i = 0; i < t->ncols; i++)
+        if (!t->note[i]) {
+            put_cell(&line, t->headers[i], w[i], right[i], first);
+            first = 0;
+        }
+    put_line(&line, out);
+    first = 1;
+    for (int i = 0; i < t->ncols; i++)
+        if (!t->note[i]) {
+            if (!first)
+                lit_str_putn(&line, "  ", 2);
+            for (int k = 0; k < w[i]; k++)
+                lit_str_putn(&line, "-", 1);
+            first = 0;
+        }
+    put_line(&line, out);
+    for (size_t r = 0; r < t->nrows; r++) {
+        first = 1;
+        for (int i = 0; i < t->ncols; i++)
+            if (!t->note[i]) {
+                put_cell(&line, shown(t, &t->rows[r][i]), w[i], right[i],
+                         first);
+                first = 0;
+            }
+        put_line(&line, out);
+        for (int i = 0; i < t->ncols; i++)
+            if (t->note[i] && t->rows[r][i].text) {
+                lit_str_printf(&line, "  %s: ", t->headers[i]);
+                put_escaped(&line, t->rows[r][i].text);
+                put_line(&line, out);
+            }
+    }
+    lit_str_free(&line);
+    lit_free(w);
+    lit_free(right);
+}
+
+/* ---- CSV and JSON -------------------------------------------------------- */
+
+static void csv_field(const char *s, LitStr *out)
+{
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        lit_str_printf(out, "%s", s);
+        return;
+    }
+    lit_str_putn(out, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"')
+            lit_str_putn(out, "\"", 1);
+        lit_str_putn(out, s, 1);
+    }
+    lit_str_putn(out, "\"", 1);
+}
+
+static void print_csv(const ResTable *t, LitStr *out)
+{
     for (int i = 0; i < t->ncols; i++) {
         if (i)
-            fputs("  ", out);
-        for (int k = 0; k < w[i]; k++)
-            fputc('-', out);
+            lit_str_putn(out, ",", 1);
+        csv_field(t->headers[i], out);
     }
-    fputc('\n', out);
-    for (int r = 0; r < t->nrows; r++)
-        print_row(t, (const char *const *)t->rows[r], w, out);
+    lit_str_putn(out, "\n", 1);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (int i = 0; i < t->ncols; i++) {
+            if (i)
+                lit_str_putn(out, ",", 1);
+            csv_field(t->rows[r][i].text, out);
+        }
+        lit_str_putn(out, "\n", 1);
+    }
+}
+
+static void print_json(const ResTable *t, LitStr *s)
+{
+    lit_str_putn(s, "[", 1);
+    for (size_t r = 0; r < t->nrows; r++) {
+        lit_str_putn(s, r ? ",\n{" : "\n{", r ? 3 : 2);
+        for (int i = 0; i < t->ncols; i++) {
+            const Cell *c = &t->rows[r][i];
+            if (i)
+                lit_str_putn(s, ",", 1);
+            lit_str_json(s, t->headers[i]);
+            lit_str_putn(s, ":", 1);
+            if (c->kind == RES_CELL_NULL)
+                lit_str_putn(s, "null", 4);
+            else if (c->kind == RES_CELL_NUM)
+                lit_str_printf(s, "%s", c->text);
+            else
+                lit_str_json(s, c->text);
+        }
+        lit_str_putn(s, "}", 1);
+    }
+    lit_str_printf(s, "%s]\n", t->nrows ? "\n" : "");
+}
+
+/* The whole output is built first, so a failure prints nothing. */
+int res_table_print(const ResTable *t, int fmt, FILE *out)
+{
+    if (t->failed)
+        return RES_EINTERNAL;
+    LitStr s = {0};
+    if (fmt == RES_FMT_CSV)
+        print_csv(t, &s);
+    else if (fmt == RES_FMT_JSON)
+        print_json(t, &s);
+    else
+        print_text(t, &s);
+    int rc = s.failed ? RES_EINTERNAL : RES_OK;
+    if (!rc)
+        fwrite(s.s, 1, s.len, out);
+    lit_str_free(&s);
+    return rc;
 }

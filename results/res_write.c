@@ -143,3 +143,18 @@ int res_write_check(ResDb *db, int64_t run_id, const ResCheck *c,
     }
     return RES_OK;
 }
+
+int res_violation_ids(ResDb *db, int64_t check_id, int64_t *ids, int max)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(db, &st, "SELECT violation_id FROM violations"
+                             " WHERE check_id = ? ORDER BY violation_id",
+                             "i", check_id);
+    if (rc)
+        return -rc;
+    int s, n = 0;
+    while ((s = res_sql_step(db, st)) > 0 && n < max)
+        ids[n++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return s < 0 ? s : n;
+}

@@ -93,19 +93,73 @@ int res_write_check(ResDb *db, int64_t run_id, const ResCheck *c,
 int res_check_done(ResDb *db, const char *sha256, const char *model,
                    const char *config, const char *version);
 
-/* For the latest such `done` check: *nfail = its results that do not pass
-   (DESIGN section 5) plus its runtime errors not tied to a `check noerror`
-   (violations with cond_index < 0). 0, or negative on error. */
+/* For the latest such `done` check: *check_id = its id, *nfail = its
+   results that do not pass (DESIGN section 5) plus its runtime errors not
+   tied to a `check noerror` (violations with cond_index < 0). 0, or
+   negative on error (or when there is no such check). */
 int res_check_failures(ResDb *db, const char *sha256, const char *model,
                        const char *config, const char *version,
-                       int64_t *nfail);
+                       int64_t *nfail, int64_t *check_id);
 
+/* Output formats of query, report, show and time: a fixed-width text
+   table, CSV (RFC 4180, a header line, NULL empty) or JSON (an array of
+   objects, numbers as numbers, NULL as null). */
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
+
+/* ---- tables (res_table.c): the one printer of every tabular output ---- */
+
+typedef struct ResTable ResTable;
+
+enum { RES_CELL_NULL, RES_CELL_TEXT, RES_CELL_NUM };
+
+/* NULL when out of memory. */
+ResTable *res_table_new(int ncols, const char *const *headers);
+void res_table_free(ResTable *t);
+/* The column's cells are numbers (JSON numbers; right-aligned text). */
+void res_table_numeric(ResTable *t, int col);
+/* The column is printed, in text tables, as an indented `header: value`
+   line under its row (when not NULL), rather than as a column. */
+void res_table_note(ResTable *t, int col);
+/* How a text table shows NULL ("" unless set). */
+void res_table_null_text(ResTable *t, const char *text);
+/* Append a row of ncols cells (NULL: SQL NULL), copied; kinds (RES_CELL_*
+   per cell) or NULL for the columns' kinds. */
+void res_table_add(ResTable *t, const char *const *cells, const int *kinds);
+int res_table_rows(const ResTable *t);
+/* Text that lives as long as the table ("" when out of memory, which
+   printing then reports). */
+char *res_table_strdup(ResTable *t, const char *s);
+char *res_table_printf(ResTable *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* RES_OK, or RES_EINTERNAL (nothing printed) when building the table ran
+   out of memory. */
+int res_table_print(const ResTable *t, int fmt, FILE *out);
+
 /* Run exactly one statement that only reads and print its rows. A refused
    or malformed statement is RES_EINPUT with the reason, before any output. */
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out);
-/* which: verdicts unexpected costs disagreements */
-int res_report(ResDb *db, const char *which, FILE *out);
+/* which: verdicts unexpected costs disagreements; fmt RES_FMT_*. */
+int res_report(ResDb *db, const char *which, int fmt, FILE *out);
+/* Renders DOT graphs as SVG documents: svgs[i] (lit_malloc'd) for dots[i],
+   left NULL when it cannot (no Graphviz, a NULL graph). The caller of
+   res_report_html provides it; results runs no programs. */
+typedef void (*ResSvgFn)(void *ctx, const char *const *dots, int n,
+                         char **svgs);
+
+typedef struct {
+    ResSvgFn svg;                       /* NULL: witnesses as DOT text */
+    void *svg_ctx;
+    const char *bench_dir;              /* growth.svg or growth.csv, or NULL */
+} ResHtmlOptions;
+
+/* `report html`: one self-contained HTML page (specs/schema.md). */
+int res_report_html(ResDb *db, const ResHtmlOptions *o, FILE *out);
+
+/* The ids of a check's violations in the order they were written (the
+   order of ResCheck.violations); returns how many (at most max), or
+   negative on error. */
+int res_violation_ids(ResDb *db, int64_t check_id, int64_t *ids, int max);
+
 /* A violation, or a check with all its rows, as text; with dot, the DOT
    graphs of their witnesses instead. Unknown id: RES_EINPUT. */
 int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out);

@@ -1,7 +1,6 @@
 /*
  * results — private header: the connection object, statement helpers, the
- * read-only guard, the shared SQL fragments of the views, and the small
- * utilities (arena, fixed-width tables, JSON) the readers use.
+ * read-only guard, the shared SQL fragments of the views.
  */
 #ifndef GPMC_RESULTS_INT_H
 #define GPMC_RESULTS_INT_H
@@ -9,6 +8,7 @@
 #include <sqlite3.h>
 #include <stdarg.h>
 
+#include "litmus/litmus.h"
 #include "results/results.h"
 
 #define RES_BUSY_MS 10000               /* wait this long for a writer lock */
@@ -50,8 +50,12 @@ const char *res_sql_text(sqlite3_stmt *st, int i);
 
 /* ---- schema (res_schema.c) ----------------------------------------------- */
 
-/* Verify the schema version; with create, make the schema of an empty file. */
+/* Verify the schema version; with create, make the schema of an empty file
+   or bring an older one up to date. */
 int res_schema_init(ResDb *db, const char *path, int create);
+/* 1 when every table and view has gpmc's current text, 0 when the file
+   needs the upgrade, negative on error. */
+int res_schema_current(ResDb *db);
 
 /* ---- read-only guard (res_guard.c) ----------------------------------------- */
 
@@ -99,7 +103,8 @@ void res_guard_install(ResDb *db);
     " AND a.cond_index = b.cond_index" \
     " AND (" RES_MODEL_RANK("a.model") ", a.model) < " \
     "(" RES_MODEL_RANK("b.model") ", b.model)" \
-    " WHERE a.verdict <> b.verdict"
+    " WHERE a.verdict <> b.verdict AND a.verdict <> 'Unknown'" \
+    " AND b.verdict <> 'Unknown'"
 
 #define RES_DISAGREEMENTS_ORDER \
     " ORDER BY test, config, cond_index, " RES_MODEL_RANK("model_a") \
@@ -109,58 +114,30 @@ void res_guard_install(ResDb *db);
 #define RES_PASSES(v, e) \
     "((" e " IS NOT NULL AND " v " = " e ") OR (" e " IS NULL AND " v " = 'Ok'))"
 
-/* ---- arena (res_arena.c) ---------------------------------------------------- */
+/* ---- model columns (res_models.c) ---------------------------------------- */
 
-typedef struct ResArena ResArena;
+/* The models of the verdict tables' columns (lit_malloc'd strings). */
+int res_models(ResDb *db, char ***models, size_t *n);
+void res_models_free(char **models, size_t n);
+/* s copied (lit_malloc'd), or NULL. */
+char *res_strdup(const char *s);
 
-ResArena *res_arena_new(void);
-void *res_arena_alloc(ResArena *a, size_t n);          /* zeroed */
-char *res_arena_strdup(ResArena *a, const char *s);
-char *res_arena_printf(ResArena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void res_arena_free(ResArena *a);
+/* ---- tables (res_table.c) ------------------------------------------------ */
 
-/* ---- fixed-width tables (res_table.c) ---------------------------------------- */
+/* 1 once an allocation for the table failed. */
+int res_table_failed(const ResTable *t);
 
-typedef struct ResTable ResTable;
+/* ---- the state-space-growth plot (res_plot.c) ----------------------------- */
 
-ResTable *res_table_new(ResArena *a, int ncols, const char *const *headers);
-void res_table_right(ResTable *t, int col);            /* right-align col */
-/* Append a row of ncols cells (NULL prints as ""); cells are copied, and
-   control characters shown as \n \t \r \xHH. */
-void res_table_add(ResTable *t, const char *const *cells);
-int res_table_rows(const ResTable *t);
-void res_table_print(const ResTable *t, FILE *out);
-
-/* ---- JSON (res_json.c) -------------------------------------------------------- */
-
-typedef enum {
-    RES_JNULL, RES_JBOOL, RES_JNUM, RES_JSTR, RES_JARR, RES_JOBJ
-} ResJsonType;
-
-typedef struct ResJson ResJson;
-struct ResJson {
-    ResJsonType type;
-    double num;                         /* JNUM; JBOOL 0/1 */
-    const char *str;                    /* JSTR; the key of an object member */
-    const char *key;
-    ResJson *kids;                      /* JARR/JOBJ members, in order */
-    ResJson *next;
-    int nkids;
-};
-
-/* Parse RFC 8259 text; NULL with a message in err when malformed. */
-ResJson *res_json_parse(ResArena *a, const char *text, char *err,
-                        size_t errlen);
-const ResJson *res_json_get(const ResJson *obj, const char *key);
-/* The integral number at key, or def when absent or not a number. */
-int64_t res_json_int(const ResJson *obj, const char *key, int64_t def);
-const char *res_json_str(const ResJson *obj, const char *key);
+/* Append the SVG plot of a bench growth CSV to out; -1 (nothing appended)
+   when the CSV has no series/size/states columns or no usable row. */
+int res_growth_svg(const char *csv, LitStr *out);
 
 /* ---- witness graphs (res_dot.c) ------------------------------------------------ */
 
-/* Write the DOT graph of a witness (format in specs/schema.md). */
+/* Write the DOT graph of a witness (format in specs/schema.md), titled
+   with title's lines and the witness's outcome or error. */
 int res_dot_witness(ResDb *db, int64_t violation_id, const char *json,
-                    FILE *out);
+                    const char *title, FILE *out);
 
 #endif

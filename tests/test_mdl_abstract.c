@@ -312,6 +312,92 @@ static void test_silent_store_pruned(void **state)
     assert_int_equal(calls, 2);
 }
 
+/* ---- the policy table and the decoder ---------------------------------- */
+
+/* The rows of DESIGN section 4's table, as data. */
+static void test_policy_table(void **state)
+{
+    const MdlPolicy *p;
+    (void)state;
+    p = mdl_policy(LIT_STRICT);
+    assert_int_equal(p->store_deps, MDL_SET_ALL);
+    assert_int_equal(p->pbar.force | p->pbar.order, 0);
+    assert_int_equal(p->psync.force, MDL_SET_ALL);
+    assert_false(p->collective);
+    p = mdl_policy(LIT_EPOCH);
+    assert_int_equal(p->pbar.force, MDL_SET_OWN | MDL_SET_OBS);
+    assert_true(p->pbar.clear_obs);
+    assert_int_equal(p->psync.force, MDL_SET_OWN | MDL_SET_OBS);
+    p = mdl_policy(LIT_BEPOCH);
+    assert_int_equal(p->store_deps, MDL_SET_F);
+    assert_int_equal(p->pbar.force, 0);
+    assert_int_equal(p->pbar.order, MDL_SET_OWN | MDL_SET_OBS);
+    assert_int_equal(p->psync.force, MDL_SET_OWN | MDL_SET_OBS | MDL_SET_F);
+    p = mdl_policy(LIT_SCOPED);
+    assert_true(p->collective);
+    assert_int_equal(p->pbar.force, MDL_SET_OWN);
+    assert_int_equal(p->release.force, MDL_SET_GROUP);
+    p = mdl_policy(LIT_BSCOPED);
+    assert_true(p->collective);
+    assert_int_equal(p->pbar.order, MDL_SET_OWN);
+    assert_int_equal(p->release.order, MDL_SET_GROUP);
+    assert_int_equal(p->psync.force, MDL_SET_OWN | MDL_SET_F);
+    p = mdl_policy(LIT_HW);
+    assert_true(p->collective && p->hierarchy);
+    assert_null(mdl_policy(LIT_NMODELS));
+    assert_ptr_equal(mdl_policy_rule(mdl_policy(LIT_EPOCH), LIT_PBAR_WG),
+                     &mdl_policy(LIT_EPOCH)->pbar);
+    assert_ptr_equal(mdl_policy_rule(mdl_policy(LIT_SCOPED), LIT_PBAR_KR),
+                     &mdl_policy(LIT_SCOPED)->release);
+    assert_null(mdl_policy_rule(mdl_policy(LIT_SCOPED), LIT_CLWB));
+}
+
+/* What each slot's next instruction does, read off the initial state. */
+static void test_decode(void **state)
+{
+    LitProgram *p = cu_parse(
+        "test dec\npm a[2] = 0\ndram d = 0\n"
+        "kernel k grid 1 block 4 {\n"
+        "  thread 0 {\n    st a[%tid], 7\n  }\n"
+        "  thread 1 {\n    ld r0, a[%tid + 1]\n  }\n"
+        "  thread 2 {\n  L:\n    beq r0, 0, L\n  }\n"
+        "  thread 3 {\n    pbar.wg\n    st d, 1\n  }\n}\n");
+    char err[256];
+    MdlInstr d;
+    MdlState s;
+    (void)state;
+    for (int model = LIT_EPOCH; model <= LIT_SCOPED; model += 2) {
+        Model *m = mdl_new(p, model, 0, err, sizeof err);
+        assert_non_null(m);
+        s.cap = mdl_max_words(m);
+        s.w = calloc(s.cap, sizeof *s.w);
+        mdl_init_main(m, &s);
+        assert_int_equal(mdl_decode(m, &s, 0, &d), 0);
+        assert_int_equal(d.op, LIT_ST);
+        assert_int_equal(d.space, LIT_PM);
+        assert_int_equal(d.word, 0);
+        assert_int_equal(d.a, 7);
+        assert_int_equal(d.flags, MDL_I_WRITE | MDL_I_ENDS);
+        assert_int_equal(mdl_decode(m, &s, 1, &d), 0);
+        assert_int_equal(d.flags, MDL_I_READ | MDL_I_BOUNDS | MDL_I_ENDS);
+        assert_int_equal(d.index, 2);
+        assert_int_equal(d.word, -1);
+        assert_int_equal(mdl_decode(m, &s, 2, &d), 0);
+        assert_int_equal(d.next, 0);
+        assert_int_equal(d.flags, MDL_I_BACK);
+        assert_int_equal(mdl_decode(m, &s, 3, &d), 0);
+        /* pbar.wg is collective under scoped only */
+        assert_int_equal(d.flags, model == LIT_SCOPED
+                                      ? MDL_I_PERSIST | MDL_I_WAITS
+                                      : MDL_I_PERSIST);
+        assert_int_equal(d.next, model == LIT_SCOPED ? 0 : 1);
+        assert_int_equal(mdl_decode(m, &s, 4, &d), -1);
+        free(s.w);
+        mdl_free(m);
+    }
+    lit_program_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +414,8 @@ int main(void)
         cmocka_unit_test(test_naive_agrees),
         cmocka_unit_test(test_closed_subsets),
         cmocka_unit_test(test_silent_store_pruned),
+        cmocka_unit_test(test_policy_table),
+        cmocka_unit_test(test_decode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,7 +132,7 @@ typedef int (*Printer)(ResDb *db, const char *arg, int64_t id, FILE *out);
 static int print_report(ResDb *db, const char *arg, int64_t id, FILE *out)
 {
     (void)id;
-    return res_report(db, arg, out);
+    return res_report(db, arg, RES_FMT_TABLE, out);
 }
 
 static int print_violation(ResDb *db, const char *arg, int64_t id, FILE *out)
@@ -190,7 +190,7 @@ static void test_report_verdicts(void **state)
         "btree+pbar.kr     0  crash    Ok      -      -       -       -      "
         "  No!  -\n"
         "\n"
-        "7 rows, 19 verdicts: 16 pass, 3 unexpected (marked !)\n"
+        "7 rows, 19 verdicts: 16 pass, 3 unexpected (marked !), 0 Unknown\n"
         "\n"
         "configs:\n"
         "  SB [1]  " C1 "\n"
@@ -200,15 +200,22 @@ static void test_report_verdicts(void **state)
 static void test_report_unexpected(void **state)
 {
     assert_output(*state, print_report, "unexpected", 0,
-        "test           model    cond  phase    verdict  expected\n"
-        "-------------  -------  ----  -------  -------  --------\n"
-        "SB [2]         bscoped     1  noerror  No       -\n"
-        "SB [2]         hw          1  noerror  No       -\n"
-        "btree+pbar.kr  hw          0  crash    No       Ok\n"
+        "test           model    cond  phase    verdict  expected  check"
+        "  violation\n"
+        "-------------  -------  ----  -------  -------  --------  -----"
+        "  ---------\n"
+        "SB [2]         bscoped     1  noerror  No       -            14"
+        "  6\n"
+        "SB [2]         hw          1  noerror  No       -            10"
+        "  4\n"
+        "btree+pbar.kr  hw          0  crash    No       Ok            4"
+        "  1\n"
         "\n"
-        "test  model  status      error\n"
-        "----  -----  ----------  --------------------------\n"
-        "MP    hw     incomplete  max-states 1000000 reached\n"
+        "test  model  status      error                       check"
+        "  violation\n"
+        "----  -----  ----------  --------------------------  -----"
+        "  ---------\n"
+        "MP    hw     incomplete  max-states 1000000 reached     12  -\n"
         "\n"
         "3 unexpected verdicts, 1 check incomplete or failed\n"
         "\n"
@@ -282,7 +289,8 @@ static void test_report_empty_and_unknown(void **state)
     res_close(fx_open(path, RES_READWRITE));
     ResDb *db = fx_open(path, RES_READONLY);
     static const char *const want[][2] = {
-        {"verdicts", "0 rows, 0 verdicts: 0 pass, 0 unexpected (marked !)\n"},
+        {"verdicts", "0 rows, 0 verdicts: 0 pass, 0 unexpected (marked !),"
+                     " 0 Unknown\n"},
         {"unexpected", "0 unexpected verdicts, 0 checks incomplete or"
                        " failed\n"},
         {"costs", "0 checks; baseline: FAMILY+base at the same model and"
@@ -293,14 +301,17 @@ static void test_report_empty_and_unknown(void **state)
         char *out = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&out, &len);
-        assert_int_equal(res_report(db, want[i][0], f), RES_OK);
+        assert_int_equal(res_report(db, want[i][0], RES_FMT_TABLE, f),
+                         RES_OK);
         fclose(f);
         assert_string_equal(out, want[i][1]);
         free(out);
     }
-    assert_int_equal(res_report(db, "verdict", stdout), RES_EINPUT);
+    assert_int_equal(res_report(db, "verdict", RES_FMT_TABLE, stdout),
+                     RES_EINPUT);
     assert_string_equal(res_errmsg(db), "unknown report 'verdict' (expected"
-                        " verdicts, unexpected, costs or disagreements)");
+                        " verdicts, unexpected, costs, disagreements or"
+                        " html)");
     res_close(db);
 
     char *a1[] = {(char *)"bogus", (char *)"--db", fx->d.db};
@@ -312,6 +323,116 @@ static void test_report_empty_and_unknown(void **state)
     fx_path(&fx->d, "missing.db", path, sizeof path);
     char *a4[] = {(char *)"verdicts", (char *)"--db", path};
     assert_int_equal(h_cmd_report(3, a4), H_USAGE);
+}
+
+/* CSV and JSON carry the config as a column instead of "NAME [k]"
+   labels, and no summary; unexpected is then one table of the failing
+   verdicts and the failing checks. */
+static void test_report_formats(void **state)
+{
+    Fixture *fx = *state;
+    ResDb *db = fx_open(fx->d.db, RES_READONLY);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "disagreements", RES_FMT_CSV, f), RES_OK);
+    fclose(f);
+    assert_string_equal(out,
+        "test,config,cond,model_a,verdict_a,model_b,verdict_b\n"
+        "SB," C2 ",0,strict,Ok,bepoch,No\n"
+        "SB," C2 ",0,strict,Ok,bscoped,No\n"
+        "SB," C2 ",0,epoch,Ok,bepoch,No\n"
+        "SB," C2 ",0,epoch,Ok,bscoped,No\n"
+        "SB," C2 ",0,bepoch,No,scoped,Ok\n"
+        "SB," C2 ",0,bepoch,No,hw,Ok\n"
+        "SB," C2 ",0,scoped,Ok,bscoped,No\n"
+        "SB," C2 ",0,bscoped,No,hw,Ok\n"
+        "SB," C2 ",1,strict,Ok,bscoped,No\n"
+        "SB," C2 ",1,strict,Ok,hw,No\n"
+        "SB," C2 ",1,epoch,Ok,bscoped,No\n"
+        "SB," C2 ",1,epoch,Ok,hw,No\n"
+        "SB," C2 ",1,bepoch,Ok,bscoped,No\n"
+        "SB," C2 ",1,bepoch,Ok,hw,No\n"
+        "SB," C2 ",1,scoped,Ok,bscoped,No\n"
+        "SB," C2 ",1,scoped,Ok,hw,No\n"
+        "btree+pbar.kr," C2 ",0,strict,Ok,hw,No\n");
+    free(out);
+    f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "unexpected", RES_FMT_JSON, f), RES_OK);
+    fclose(f);
+    assert_string_equal(out,
+        "[\n"
+        "{\"test\":\"SB\",\"config\":\"" C2 "\",\"model\":\"bscoped\","
+        "\"cond\":1,\"phase\":\"noerror\",\"verdict\":\"No\",\"expected\":null,"
+        "\"status\":\"done\",\"error\":null,\"check\":14,\"violation\":\"6\"},\n"
+        "{\"test\":\"SB\",\"config\":\"" C2 "\",\"model\":\"hw\","
+        "\"cond\":1,\"phase\":\"noerror\",\"verdict\":\"No\",\"expected\":null,"
+        "\"status\":\"done\",\"error\":null,\"check\":10,\"violation\":\"4\"},\n"
+        "{\"test\":\"btree+pbar.kr\",\"config\":\"" C2 "\",\"model\":\"hw\","
+        "\"cond\":0,\"phase\":\"crash\",\"verdict\":\"No\",\"expected\":\"Ok\","
+        "\"status\":\"done\",\"error\":null,\"check\":4,\"violation\":\"1\"},\n"
+        "{\"test\":\"MP\",\"config\":\"" C2 "\",\"model\":\"hw\","
+        "\"cond\":null,\"phase\":null,\"verdict\":null,\"expected\":null,"
+        "\"status\":\"incomplete\",\"error\":\"max-states 1000000 reached\","
+        "\"check\":12,\"violation\":null}\n"
+        "]\n");
+    free(out);
+    f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "costs", RES_FMT_JSON, f), RES_OK);
+    fclose(f);
+    assert_non_null(strstr(out, "{\"test\":\"btree+pbar.kr\",\"config\":\""
+                                C2 "\",\"model\":\"hw\",\"cycles\":3000,"
+                                "\"nvm_writes\":null,\"cycles/base\":1.50,"
+                                "\"writes/base\":null}"));
+    free(out);
+    res_close(db);
+}
+
+/* An incomplete check's Unknown verdicts never pass: verdicts marks and
+   counts them, unexpected lists them, and they disagree with nothing. */
+static void test_report_unknown(void **state)
+{
+    Fixture *fx = *state;
+    char path[256];
+    fx_path(&fx->d, "unknown.db", path, sizeof path);
+    ResDb *db = fx_open(path, RES_READWRITE);
+    int64_t run = fx_run(db, "gpmc run big.litmus");
+    FxCheck f;
+    fx_check(&f, "BIG", "strict");
+    f.c.status = "incomplete";
+    f.c.error = "max-states (1000) reached";
+    fx_result(&f, "final", "forall", "forall (x == 1)", "Unknown", "Ok");
+    fx_result(&f, "crash", "~exists", "~exists (x == 2)", "No", NULL);
+    fx_result(&f, "noerror", NULL, NULL, "Unknown", NULL);
+    fx_violation(&f, 1, "counterexample", "x=2", "w", "{}", 1);
+    fx_write(db, run, &f);
+    fx_check(&f, "BIG", "epoch");
+    fx_result(&f, "final", "forall", "forall (x == 1)", "Ok", "Ok");
+    fx_result(&f, "crash", "~exists", "~exists (x == 2)", "No", NULL);
+    fx_result(&f, "noerror", NULL, NULL, "Ok", NULL);
+    fx_write(db, run, &f);
+    res_close(db);
+    db = fx_open(path, RES_READONLY);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "verdicts", RES_FMT_TABLE, o), RES_OK);
+    fclose(o);
+    assert_string_equal(out,
+        "test  cond  phase    strict    epoch  bepoch  scoped  bscoped  hw\n"
+        "----  ----  -------  --------  -----  ------  ------  -------  --\n"
+        "BIG      0  final    Unknown!  Ok     -       -       -        -\n"
+        "BIG      1  crash    No!       No!    -       -       -        -\n"
+        "BIG      2  noerror  Unknown!  Ok     -       -       -        -\n"
+        "\n"
+        "3 rows, 6 verdicts: 2 pass, 4 unexpected (marked !), 2 Unknown\n");
+    free(out);
+    assert_csv(db, "SELECT model, cond_index, verdict FROM unexpected",
+               "model,cond_index,verdict\nstrict,0,Unknown\nstrict,1,No\n"
+               "epoch,1,No\nstrict,2,Unknown\n");
+    assert_csv(db, "SELECT count(*) AS n FROM model_disagreements",
+               "n\n0\n");
+    res_close(db);
 }
 
 /* ---- show ----------------------------------------------------------------- */
@@ -333,30 +454,51 @@ static void test_show_violation(void **state)
         "crash: y persisted, x lost\n");
 }
 
+/* The fixture's witness in the short form (one "crash", a separate
+   "recovery" array), titled with the check line it violates. */
 static void test_show_violation_dot(void **state)
 {
     assert_output(*state, print_violation, "dot", 2,
         "digraph violation_2 {\n"
+        "  label=\"violation 2: counterexample of SB under bepoch (check 7)"
+        "\\ncondition 0: crash ~exists (y == 1 && x == 0): No (expected"
+        " No)\";\n"
+        "  labelloc=t;\n"
         "  node [shape=box, fontname=\"monospace\"];\n"
         "  subgraph cluster_main {\n"
         "    label=\"main\";\n"
-        "    s0 [label=\"0: T0 k0:5\\nst x, 1\\nx = 1\\nstore 1\","
+        "    subgraph cluster_main_t0 {\n"
+        "      label=\"thread 0\";\n"
+        "      s0 [label=\"1: T0 k0:5\\nst x, 1\\nx = 1\\nstore #1\","
         " style=filled, fillcolor=lightpink];\n"
-        "    s1 [label=\"1: T1 k0:9\\nld r0, x\\nr0 = 1\"];\n"
-        "    s2 [label=\"2: T1 k0:10\\nst y, 1\\ny = 1\\nstore 2\","
+        "      s3 [label=\"4: T0 k0:6\\npbar\\n\\\"ordered\\\"\"];\n"
+        "    }\n"
+        "    subgraph cluster_main_t1 {\n"
+        "      label=\"thread 1\";\n"
+        "      s1 [label=\"2: T1 k0:9\\nld r0, x\\nr0 = 1\"];\n"
+        "      s2 [label=\"3: T1 k0:10\\nst y, 1\\ny = 1\\nstore #2\","
         " style=filled, fillcolor=palegreen];\n"
-        "    s3 [label=\"3: T0 k0:6\\npbar\\n\\\"ordered\\\"\"];\n"
+        "    }\n"
         "  }\n"
-        "  crash [shape=octagon, label=\"crash\\npersisted: 2\\nlost: 1\"];\n"
+        "  crash [shape=octagon, label=\"crash after step 3\\npersisted:"
+        " #2\\nlost: #1\"];\n"
         "  subgraph cluster_recovery {\n"
         "    label=\"recovery\";\n"
-        "    s4 [label=\"0: T0 fix:14\\nld r1, y\"];\n"
+        "    subgraph cluster_recovery_t0 {\n"
+        "      label=\"thread 0\";\n"
+        "      s4 [label=\"1: T0 fix:14\\nld r1, y\"];\n"
+        "    }\n"
         "  }\n"
         "  s1 -> s2 [label=\"po\"];\n"
         "  s0 -> s3 [label=\"po\"];\n"
         "  s2 -> crash [style=bold];\n"
         "  crash -> s4 [style=bold];\n"
-        "  s0 -> s2 [style=dashed, color=blue, label=\"pdep\"];\n"
+        "  s2 -> crash [label=\"persisted\", color=darkgreen,"
+        " fontcolor=darkgreen, style=dotted];\n"
+        "  s0 -> crash [label=\"lost\", color=red, fontcolor=red,"
+        " style=dotted];\n"
+        "  s0 -> s2 [style=dashed, color=blue, fontcolor=blue,"
+        " label=\"pdep\"];\n"
         "}\n");
 }
 
@@ -534,6 +676,8 @@ int main(void)
         T(test_report_costs),
         T(test_report_disagreements),
         T(test_report_empty_and_unknown),
+        T(test_report_formats),
+        T(test_report_unknown),
         T(test_show_violation),
         T(test_show_violation_dot),
         T(test_show_check),

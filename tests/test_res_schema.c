@@ -225,6 +225,95 @@ static void test_concurrent_creation(void **state)
     fx_dir_remove(&d);
 }
 
+/* A database written by gpmc before `Unknown` (tests/data/res/main-v1.sql,
+   the .dump of a file main wrote: INC checked under strict and epoch with
+   --max-states 6, both incomplete, and under bepoch to the end). Every
+   opening brings it up to date: the results check admits 'Unknown', the
+   views are ours, and the incomplete checks' verdicts that no witness
+   decided are 'Unknown'. */
+static void load_main_v1(const char *path)
+{
+    size_t n;
+    char *sql = fx_slurp("tests/data/res/main-v1.sql", &n);
+    fx_raw(path, sql);
+    free(sql);
+}
+
+/* The schema objects' texts: what an up-to-date file shares with a new one. */
+static char *schema_text(const char *path)
+{
+    ResDb *db = fx_open(path, RES_READONLY);
+    char *s = fx_query(db, "SELECT type, name, sql FROM sqlite_schema"
+                           " ORDER BY name", RES_FMT_CSV);
+    res_close(db);
+    return s;
+}
+
+/* Verdicts of the INC checks after the upgrade, by check: incomplete
+   strict and epoch keep the exists Ok (an example was found) and the
+   ~exists No (a counterexample was found); the rest is Unknown. The
+   complete bepoch check is as written. */
+#define UPGRADED_VERDICTS \
+    "check_id,v\n" \
+    "1,Unknown Unknown Ok Unknown No Unknown\n" \
+    "2,Unknown Unknown Ok Unknown No Unknown\n" \
+    "3,Ok No Ok No No Ok\n"
+#define VERDICTS_SQL \
+    "SELECT check_id, group_concat(verdict, ' ') AS v FROM (SELECT *" \
+    " FROM results ORDER BY check_id, cond_index) GROUP BY check_id"
+
+static void test_upgrades_main_v1(void **state)
+{
+    (void)state;
+    FxDir d;
+    fx_dir_make(&d);
+    char fresh[128], ro[128];
+    fx_path(&d, "fresh.db", fresh, sizeof fresh);
+    fx_path(&d, "ro.db", ro, sizeof ro);
+    res_close(fx_open(fresh, RES_READWRITE));
+    char *want = schema_text(fresh);
+
+    /* Opened for writing. */
+    load_main_v1(d.db);
+    ResDb *db = fx_open(d.db, RES_READWRITE);
+    assert_csv(db, VERDICTS_SQL, UPGRADED_VERDICTS);
+    res_close(db);
+    char *got = schema_text(d.db);
+    assert_string_equal(got, want);
+    free(got);
+
+    /* Opened again: nothing changes. */
+    size_t n1, n2;
+    char *before = fx_slurp(d.db, &n1);
+    res_close(fx_open(d.db, RES_READWRITE));
+    res_close(fx_open(d.db, RES_READONLY));
+    char *after = fx_slurp(d.db, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(before, after, n1);
+    free(before);
+    free(after);
+
+    /* Opened by a reader (gpmc query, report, show): the same upgrade,
+       then the views flag the Unknowns and disagree on none of them. */
+    load_main_v1(ro);
+    db = fx_open(ro, RES_READONLY);
+    assert_csv(db, VERDICTS_SQL, UPGRADED_VERDICTS);
+    assert_csv(db, "SELECT model, cond_index, verdict, expected"
+                   " FROM unexpected WHERE model = 'strict'",
+               "model,cond_index,verdict,expected\n"
+               "strict,0,Unknown,Ok\nstrict,1,Unknown,No\n"
+               "strict,3,Unknown,\nstrict,4,No,\nstrict,5,Unknown,\n");
+    assert_csv(db, "SELECT model_a, cond_index, verdict_a, model_b,"
+                   " verdict_b FROM model_disagreements",
+               "model_a,cond_index,verdict_a,model_b,verdict_b\n");
+    res_close(db);
+    got = schema_text(ro);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    fx_dir_remove(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_refuses_other_version),
         cmocka_unit_test(test_refuses_foreign_files),
         cmocka_unit_test(test_concurrent_creation),
+        cmocka_unit_test(test_upgrades_main_v1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,10 +122,11 @@ rows=$(q "$D" "SELECT count(*) FROM (SELECT DISTINCT test, cond_index
 verdicts=$(q "$D" "SELECT count(*) FROM verdict_matrix")
 unexp=$(q "$D" "SELECT count(*) FROM unexpected")
 [ "$unexp" -ge 1 ] || fail "Fails is not in the unexpected view"
+unknown=$(q "$D" "SELECT count(*) FROM verdict_matrix WHERE verdict = 'Unknown'")
 assert_eq "report verdicts summary" "$(report verdicts)" \
-    "$rows rows, $verdicts verdicts: $((verdicts - unexp)) pass, $unexp unexpected (marked !)"
+    "$rows rows, $verdicts verdicts: $((verdicts - unexp)) pass, $unexp unexpected (marked !), $unknown Unknown"
 assert_eq "verdicts marked ! in report verdicts" \
-    "$(grep -o '\(Ok\|No\)!' "$T/out" | wc -l)" "$unexp"
+    "$(grep -o '\(Ok\|No\|Unknown\)!' "$T/out" | wc -l)" "$unexp"
 notdone=$(q "$D" "SELECT count(*) FROM latest_checks WHERE status <> 'done'")
 s=$(report unexpected)
 case $s in

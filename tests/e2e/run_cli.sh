@@ -118,7 +118,22 @@ expect_rc 0 "$GPMC" run t1.litmus t2.litmus --model $ABS --db r.db
 grep -E '^(Test|Observation|Verdict) ' out >got
 assert_same "Test/Observation/Verdict lines of T1 and T2" got want
 [ ! -s err ] || fail "notes or errors on stderr: $(head -3 err)"
-assert_grep "T1 epoch witness" '^Witness counterexample (1 crash):$' out
+assert_grep "T1 epoch witness" \
+    '^Witness counterexample (1 crash), violation [0-9][0-9]*:$' out
+# --db prints the ids it stored: a Stored line per check, each witness's
+# violation id, as in the database
+awk '$1 == "Stored" { print $2 "," $3 "," $5 }' out | sort >stored.lines
+q r.db "SELECT t.name, c.model, c.check_id FROM checks c
+        JOIN tests t USING (test_id)" | sort >stored.rows
+assert_same "Stored lines against the checks rows" stored.lines stored.rows
+[ "$(wc -l <stored.lines)" = 10 ] || fail "Stored lines: $(cat stored.lines)"
+awk '/^Test / { t = $2 " " $3 } /^Witness / { sub(":$", "", $NF); print t "," $NF }' out |
+    tr ' ' , | sort >vio.lines
+q r.db "SELECT t.name, c.model, v.violation_id FROM violations v
+        JOIN checks c USING (check_id) JOIN tests t USING (test_id)" |
+    sort >vio.rows
+assert_same "violation ids printed against the violations rows" vio.lines \
+    vio.rows
 assert_grep "T1 epoch crash image" '^    image: x=0; y=1$' out
 
 assert_eq "runs" "$(q r.db "SELECT count(*), status, finished_at IS NOT NULL,
@@ -252,8 +267,8 @@ assert_eq "incomplete check row" "$(q inc.db "SELECT status, error FROM checks")
 # notes go to stderr, once per check, never to stdout
 expect_rc 0 "$GPMC" run t3.litmus --model epoch,bepoch
 printf '%s\n' \
-    "note: epoch has one thread-local barrier: pbar.wg and pbar.kr act as pbar" \
-    "note: bepoch has one thread-local barrier: pbar.wg and pbar.kr act as pbar" \
+    "t3.litmus: note: epoch has one thread-local barrier: pbar.wg and pbar.kr act as pbar" \
+    "t3.litmus: note: bepoch has one thread-local barrier: pbar.wg and pbar.kr act as pbar" \
     >notes.want
 assert_same "notes on stderr" err notes.want
 ! grep -q 'note:' out || fail "a note went to stdout"

@@ -21,8 +21,8 @@ EOF
 sed 's/^test T1 /test T1F /; s/expect strict=ok/expect strict=no/' c/t1.litmus \
     >c/t1f.litmus
 
-# One line per check (files sorted, models in the order given), then the
-# summary.
+# One line per check (files sorted, models in the order given), the failing
+# checks with their ids and why, then the summary.
 expect_rc 1 "$GPMC" suite c --model $ABS --db s.db
 cat >want <<'EOF'
 pass c/t1.litmus strict
@@ -35,6 +35,8 @@ pass c/t1f.litmus epoch
 pass c/t1f.litmus bepoch
 pass c/t1f.litmus scoped
 pass c/t1f.litmus bscoped
+failed checks (`gpmc show check ID` has the details):
+  c/t1f.litmus strict check 6: cond 0: Ok, expected No
 9 passed, 1 failed
 EOF
 assert_same "suite output" out want
@@ -43,18 +45,36 @@ assert_eq "checks" "$(q s.db "SELECT count(*) FROM checks")" 10
 assert_eq "runs" "$(q s.db "SELECT count(*), status, argv FROM runs")" \
     "1,done,\"gpmc suite c --model $ABS --db s.db\""
 
-# --resume with everything done: the same summary, no new check.
+# --resume with everything done: no new check; the checks done and passing
+# are counted as skipped, not passed; the failing one stays failed, with
+# its id.
 expect_rc 1 "$GPMC" suite c --model $ABS --db s.db --resume
-assert_eq "summary of a resume with nothing left" "$(cat out)" \
-    "9 passed, 1 failed"
+cat >want.resume <<'EOF'
+FAIL c/t1f.litmus strict
+failed checks (`gpmc show check ID` has the details):
+  c/t1f.litmus strict check 6: recorded by an earlier run: 1 failing result
+0 passed, 1 failed, 9 skipped (passed before)
+EOF
+assert_same "output of a resume with nothing left" out want.resume
 assert_eq "checks after a resume with nothing left" \
     "$(q s.db "SELECT count(*) FROM checks")" 10
 
-# --jobs 2 records the same results as --jobs 1 (the lines may interleave).
+# --jobs 2 prints the same lines in the same order as --jobs 1 (each
+# check's line once the checks before it have theirs), and records the
+# same results. Only the check ids may differ: workers write their checks
+# as they finish.
+sed 's/ check [0-9]*:/ check ID:/' want >want.ids
+for i in 1 2 3; do
+    expect_rc 1 "$GPMC" suite c --model $ABS --jobs 2 --db j2.db
+    sed 's/ check [0-9]*:/ check ID:/' out >out.ids
+    assert_same "suite --jobs 2 output, run $i" out.ids want.ids
+    id=$(sed -n 's/^  c\/t1f\.litmus strict check \([0-9]*\):.*/\1/p' out)
+    assert_eq "the failing check's id" "$(q j2.db "SELECT c.model
+        FROM checks c JOIN tests t USING (test_id)
+        WHERE c.check_id = $id AND t.name = 'T1F'")" strict
+    rm -f j2.db
+done
 expect_rc 1 "$GPMC" suite c --model $ABS --jobs 2 --db j2.db
-sort out >out.sorted
-sort want >want.sorted
-assert_same "suite --jobs 2 output, sorted" out.sorted want.sorted
 results_of s.db j1.results
 results_of j2.db j2.results
 [ -s j1.results ] || fail "no results rows"
@@ -64,7 +84,10 @@ assert_same "results rows with --jobs 2" j2.results j1.results
 # failing check of t1f.litmus still counts as failed.
 echo "// changed" >>c/t1.litmus
 expect_rc 1 "$GPMC" suite c --model strict --db s.db --resume
-printf 'pass c/t1.litmus strict\n1 passed, 1 failed\n' >want.changed
+printf '%s\n' 'pass c/t1.litmus strict' 'FAIL c/t1f.litmus strict' \
+    'failed checks (`gpmc show check ID` has the details):' \
+    '  c/t1f.litmus strict check 6: recorded by an earlier run: 1 failing result' \
+    '1 passed, 1 failed, 0 skipped (passed before)' >want.changed
 assert_same "resume after t1.litmus changed" out want.changed
 assert_eq "checks after t1.litmus changed" \
     "$(q s.db "SELECT count(*) FROM checks")" 11
@@ -81,6 +104,8 @@ assert_eq "stderr for a file that does not parse" "$(cat err)" \
     "$(printf 'c/bad.litmus:4:6: error: undefined location %sy%s' "'" "'")"
 assert_eq "summary with a file that does not parse" "$(tail -n 1 out)" \
     "9 passed, 6 failed"
+assert_grep "the file that does not parse in the failing list" \
+    '^  c/bad\.litmus bscoped: cannot be read or parsed$' out
 assert_eq "tests stored" "$(q b.db "SELECT group_concat(name, ' ')
                                     FROM (SELECT name FROM tests ORDER BY name)")" \
     "T1 T1F"
@@ -88,6 +113,28 @@ expect_rc 2 "$GPMC" suite c --model $ABS --jobs 2 --db b2.db
 assert_eq "summary with a file that does not parse, --jobs 2" \
     "$(tail -n 1 out)" "9 passed, 6 failed"
 rm c/bad.litmus
+
+# Not regular files: a FIFO named *.litmus is refused at once, never read
+# (the suite would block on it), a directory named *.litmus is searched;
+# both are said plainly.
+mkfifo c/fifo.litmus
+mkdir c/dir.litmus
+cp c/t1.litmus c/dir.litmus/t1again.litmus
+expect_rc 2 timeout 60 "$GPMC" suite c --model strict --db f.db
+assert_eq "stderr for a FIFO" "$(cat err)" \
+    "c/fifo.litmus: error: is a FIFO, not a regular file"
+cat >want.fifo <<'EOF'
+pass c/dir.litmus/t1again.litmus strict
+FAIL c/fifo.litmus strict
+pass c/t1.litmus strict
+FAIL c/t1f.litmus strict
+failed checks (`gpmc show check ID` has the details):
+  c/fifo.litmus strict: cannot be read or parsed
+  c/t1f.litmus strict check 3: cond 0: Ok, expected No
+2 passed, 2 failed
+EOF
+assert_same "suite over a FIFO and a directory named *.litmus" out want.fifo
+rm -r c/fifo.litmus c/dir.litmus
 
 # The default database is results/gpmc.db, its directory created.
 expect_rc 0 "$GPMC" suite c/t1.litmus --model strict

@@ -30,6 +30,7 @@ LIT
     fail "exit status $? on a good file"
 cat > "$tmp/want" <<'OUT'
 test  model   cycles  stall_fence  stall_pbar  stall_bar  stall_mem  nvm_writes  nvm_bytes  l2_writebacks  wpq_peak  end_writebacks  instructions
+----  ------  ------  -----------  ----------  ---------  ---------  ----------  ---------  -------------  --------  --------------  ------------
 lone  hw         111            0           0          0          0           1        128              0         0               1             4
 lone  strict     131          127           0          0          0           1          8              0         1               0             4
 OUT
@@ -38,18 +39,18 @@ cmp -s "$tmp/out" "$tmp/want" || { diff "$tmp/want" "$tmp/out" >&2; fail "table 
 
 # -D: three stores on three lines, three end writebacks under hw.
 "$GPMC" time "$tmp/lone.litmus" --model hw -D N=3 > "$tmp/out"
-awk 'NR == 2 { exit !($2 == "hw" && $12 == 3 && $8 == 3) }' "$tmp/out" ||
+awk 'NR == 3 { exit !($2 == "hw" && $12 == 3 && $8 == 3) }' "$tmp/out" ||
     fail "-D N=3 not applied: $(cat "$tmp/out")"
 
 # --config: 64-byte lines carry 64 bytes per NVM write.
 "$GPMC" time "$tmp/lone.litmus" --model hw --config line_bytes=64 > "$tmp/out"
-awk 'NR == 2 { exit !($9 == 64) }' "$tmp/out" ||
+awk 'NR == 3 { exit !($9 == 64) }' "$tmp/out" ||
     fail "--config line_bytes=64 not applied: $(cat "$tmp/out")"
 
 # --db: the same table, and one time-only check row per model with the
 # run's cycles, NVM writes and every cost metric.
 "$GPMC" time "$tmp/lone.litmus" --model hw,strict --db "$tmp/x.db" > "$tmp/out" 2> "$tmp/err"
-[ "$(wc -l < "$tmp/out")" -eq 3 ] || fail "--db changed the output"
+[ "$(wc -l < "$tmp/out")" -eq 4 ] || fail "--db changed the output"
 [ ! -s "$tmp/err" ] || fail "--db wrote to stderr"
 "$GPMC" query --db "$tmp/x.db" --csv "SELECT model, status, cycles, nvm_writes,
   substr(config, -12) AS tail,
@@ -57,7 +58,7 @@ awk 'NR == 2 { exit !($9 == 64) }' "$tmp/out" ||
   (SELECT count(*) FROM results r WHERE r.check_id = c.check_id) AS nresults
   FROM checks c ORDER BY model" > "$tmp/rows"
 # the numbers the table printed (columns: test model cycles ... nvm_writes)
-awk 'NR > 1 { printf "%s,done,%s,%s,;time_only=1,11,0\n", $2, $3, $8 }' "$tmp/out" |
+awk 'NR > 2 { printf "%s,done,%s,%s,;time_only=1,11,0\n", $2, $3, $8 }' "$tmp/out" |
   sort > "$tmp/want.body"
 { echo "model,status,cycles,nvm_writes,tail,ncosts,nresults"; cat "$tmp/want.body"; } > "$tmp/want"
 cmp -s "$tmp/rows" "$tmp/want" || { diff "$tmp/want" "$tmp/rows"; fail "--db rows"; }
@@ -85,6 +86,26 @@ st=0
 [ "$st" -eq 2 ] || fail "bad file: exit $st, want 2"
 grep -q "^$tmp/bad.litmus:4:6: error: " "$tmp/err" || fail "no file:line:col error: $(cat "$tmp/err")"
 grep -q '^lone  hw ' "$tmp/out" || fail "the good file was not timed"
+
+# --csv and --json: the same table; a run that did not finish has its
+# error in a column.
+"$GPMC" time "$tmp/lone.litmus" "$tmp/err.litmus" --model hw --csv > "$tmp/out" || true
+cat > "$tmp/want" <<'OUT'
+test,model,cycles,stall_fence,stall_pbar,stall_bar,stall_mem,nvm_writes,nvm_bytes,l2_writebacks,wpq_peak,end_writebacks,instructions,error
+lone,hw,111,0,0,0,0,1,128,0,0,1,4,
+OUT
+head -n 2 "$tmp/out" | cmp -s - "$tmp/want" || { diff "$tmp/want" "$tmp/out"; fail "--csv"; }
+grep -q '^err,hw,.*,"assert: assertion failed (0 == 1) (thread 0, line 5)"$' "$tmp/out" ||
+    fail "--csv error column: $(cat "$tmp/out")"
+"$GPMC" time "$tmp/lone.litmus" --model hw,strict --json > "$tmp/out" ||
+    fail "--json exit $?"
+python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))
+assert [(r["test"], r["model"], r["cycles"], r["error"]) for r in rows] == \
+    [("lone", "hw", 111, None), ("lone", "strict", 131, None)], rows' "$tmp/out" ||
+    fail "--json: $(cat "$tmp/out")"
+st=0; "$GPMC" time "$tmp/lone.litmus" --csv --json > /dev/null 2>&1 || st=$?
+[ "$st" -eq 2 ] || fail "--csv --json accepted"
 
 # Usage.
 st=0; "$GPMC" time > /dev/null 2>&1 || st=$?

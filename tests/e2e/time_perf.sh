@@ -26,7 +26,7 @@ for f in "$dir"/*.litmus; do
     "$GPMC" run "$f" --model "$models" > "$tmp/run" 2>&1 ||
         { grep '^Verdict' "$tmp/run" >&2; fail "$f: gpmc run fails its expectations"; }
     "$GPMC" time "$f" > "$tmp/time" || fail "$f: gpmc time exit $?"
-    [ "$(wc -l < "$tmp/time")" -eq 7 ] || fail "$f: not six timed rows"
+    [ "$(wc -l < "$tmp/time")" -eq 8 ] || fail "$f: not six timed rows"
     n=$((n + 1))
 done
 [ "$n" -eq 15 ] || fail "$n perf workloads, want 15"

@@ -1,0 +1,78 @@
+/*
+ * mdl_policy.c — the persistency models as data (DESIGN section 4): one
+ * MdlPolicy per model, read by the abstract semantics (mdl_abstract.c),
+ * by instruction execution (mdl_exec.c: which barriers are collective),
+ * by the reductions (which steps force) and by the timing layer (which
+ * reference implementation a barrier has). model.h documents the fields.
+ *
+ * The rows are DESIGN's table, column by column:
+ *
+ *   model    store also depends on  pbar                  collective release       psync
+ *   strict   all of P               -                     (not collective)         force P
+ *   epoch    -                      force Own|Obs, Obs:=0 (not collective)         force Own|Obs
+ *   bepoch   F                      F |= Own|Obs, Obs:=0  (not collective)         force Own|Obs|F
+ *   scoped   -                      force Own             force the group's P      force Own
+ *   bscoped  F                      F |= Own              every F |= group's P     force Own|F
+ *   hw       (hierarchy)            the scope's lines written back, WPQs drained; psync = pbar
+ */
+#include "model/model.h"
+
+static const MdlPolicy policies[LIT_NMODELS] = {
+    [LIT_STRICT] = {
+        .name = "strict", .store_deps = MDL_SET_ALL, .tracks = 0,
+        .collective = 0, .hierarchy = 0,
+        .pbar = {0, 0, 0}, .release = {0, 0, 0},
+        .psync = {MDL_SET_ALL, 0, 0},
+    },
+    [LIT_EPOCH] = {
+        .name = "epoch", .store_deps = 0, .tracks = MDL_SET_OBS,
+        .collective = 0, .hierarchy = 0,
+        .pbar = {MDL_SET_OWN | MDL_SET_OBS, 0, 1}, .release = {0, 0, 0},
+        .psync = {MDL_SET_OWN | MDL_SET_OBS, 0, 1},
+    },
+    [LIT_BEPOCH] = {
+        .name = "bepoch", .store_deps = MDL_SET_F,
+        .tracks = MDL_SET_OBS | MDL_SET_F, .collective = 0, .hierarchy = 0,
+        .pbar = {0, MDL_SET_OWN | MDL_SET_OBS, 1}, .release = {0, 0, 0},
+        .psync = {MDL_SET_OWN | MDL_SET_OBS | MDL_SET_F, 0, 1},
+    },
+    [LIT_SCOPED] = {
+        .name = "scoped", .store_deps = 0, .tracks = 0,
+        .collective = 1, .hierarchy = 0,
+        .pbar = {MDL_SET_OWN, 0, 0}, .release = {MDL_SET_GROUP, 0, 0},
+        .psync = {MDL_SET_OWN, 0, 0},
+    },
+    [LIT_BSCOPED] = {
+        .name = "bscoped", .store_deps = MDL_SET_F, .tracks = MDL_SET_F,
+        .collective = 1, .hierarchy = 0,
+        .pbar = {0, MDL_SET_OWN, 0}, .release = {0, MDL_SET_GROUP, 0},
+        .psync = {MDL_SET_OWN | MDL_SET_F, 0, 0},
+    },
+    [LIT_HW] = {
+        .name = "hw", .store_deps = 0, .tracks = 0,
+        .collective = 1, .hierarchy = 1,
+        .pbar = {MDL_SET_OWN, 0, 0}, .release = {MDL_SET_GROUP, 0, 0},
+        .psync = {MDL_SET_OWN, 0, 0},
+    },
+};
+
+const MdlPolicy *mdl_policy(int model)
+{
+    if (model < 0 || model >= LIT_NMODELS)
+        return NULL;
+    return &policies[model];
+}
+
+const MdlRule *mdl_policy_rule(const MdlPolicy *pol, int op)
+{
+    switch (op) {
+    case LIT_PBAR_WI:
+        return &pol->pbar;
+    case LIT_PBAR_WG: case LIT_PBAR_KR:
+        return pol->collective ? &pol->release : &pol->pbar;
+    case LIT_PSYNC:
+        return &pol->psync;
+    default:
+        return NULL;
+    }
+}
