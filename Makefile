@@ -2,9 +2,12 @@
 #   make            build ./gpmc
 #   make test       unit tests (cmocka), then end-to-end tests
 #   make asan       the same tests under -fsanitize=address,undefined
+#   make fuzz       libFuzzer over the parser and the whole pipeline
 #   make run        the bundled suite under every model into results/gpmc.db,
 #                   then the verdict matrix and results/report.html
 #   make bench      benchmarks (see bench/)
+#   make paper      the documents' claims against the timing model: the
+#                   table in specs/timing.md and specs/paper/*.svg
 #   make deps       install missing build and test dependencies (Debian)
 #   make V=1 ...    show the compiler's command lines
 #   make install PREFIX=/usr/local
@@ -25,7 +28,7 @@ DEBS_TEST := libcmocka-dev sqlite3 python3 chromium
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-SUBSYS  := litmus model checker results harness
+SUBSYS  := litmus model model/timing checker results harness
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 MAIN    := harness/gpmc.c
 LIBSRCS := $(filter-out $(MAIN),$(SRCS))
@@ -33,7 +36,7 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan run bench deps deps-run install clean
+.PHONY: all test unit e2e asan fuzz run bench paper deps deps-run install clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -59,6 +62,15 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libgpmc.a $(HDRS)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libgpmc.a -lcmocka $(LDLIBS)
 
+# The fuzz targets, replayed over their seeds and regression inputs.
+FUZZ_SRCS := tests/fuzz/fuzz_parse.c tests/fuzz/fuzz_check.c
+$(BUILD)/tests/test_fuzz_replay: tests/test_fuzz_replay.c $(FUZZ_SRCS) \
+                                 tests/fuzz/fuzz.h $(BUILD)/libgpmc.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(FUZZ_SRCS) $(BUILD)/libgpmc.a -lcmocka \
+	  $(LDLIBS)
+
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
@@ -69,10 +81,46 @@ test: deps
 	$(MAKE) unit
 	$(MAKE) e2e
 
+# A sanitizer report ends the process with its own status, so that no test
+# can mistake undefined behaviour for "exit 1 = a failing check" (gcc's
+# UBSan exits 1 by default); tests/e2e/lib.sh rejects it by name.
+SAN_EXIT := 99
+SAN_ENV := ASAN_OPTIONS=exitcode=$(SAN_EXIT) \
+           UBSAN_OPTIONS=exitcode=$(SAN_EXIT):print_stacktrace=1 \
+           GPMC_SAN_EXIT=$(SAN_EXIT)
+
 asan: deps
-	$(MAKE) BUILD=build-asan OPT=-O1 \
+	$(SAN_ENV) $(MAKE) BUILD=build-asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  unit e2e
+
+# libFuzzer (clang from Debian): each target runs FUZZ_TIME seconds from
+# tests/fuzz/seeds (the corpus it grows stays in build-fuzz/); a crash is
+# written to build-fuzz/ and ends the run with an error. Add each as a
+# regression input under tests/fuzz/regress (replayed by `make test`).
+FUZZ_CC   ?= clang
+FUZZ_TIME ?= 120
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+FUZZ_TARGETS := fuzz_parse fuzz_check
+
+fuzz: deps
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
+	  EXTRA_CFLAGS=-Wno-missing-field-initializers \
+	  SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" build-fuzz/libgpmc.a
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  $(FUZZ_CC) -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -I. \
+	    -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_TARGET=$$t \
+	    -o build-fuzz/$$t tests/fuzz/entry.c tests/fuzz/$$t.c \
+	    build-fuzz/libgpmc.a $(LDLIBS); \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  echo "== $$t for $(FUZZ_TIME) s"; \
+	  $(SAN_ENV) nice -n 10 build-fuzz/$$t -max_total_time=$(FUZZ_TIME) \
+	    -timeout=30 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+	    -dict=tests/fuzz/litmus.dict \
+	    -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t \
+	    tests/fuzz/seeds tests/fuzz/regress; \
+	done
 
 # The suite's line per check goes to RUN_OUT/suite.log; the terminal gets
 # the failing checks and the summary, the verdict matrix and the report's
@@ -99,6 +147,10 @@ run: deps-run $(RUN_GPMC)
 bench: gpmc
 	sh bench/run.sh
 
+paper: gpmc
+	$(call install-missing,gnuplot-nox)
+	sh bench/paper.sh
+
 # install-missing PACKAGES: apt-get install those not installed, quietly.
 define install-missing
 	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -122,4 +174,4 @@ install: gpmc
 	install -m 644 gpmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpmc.1
 
 clean:
-	rm -rf build build-asan gpmc
+	rm -rf build build-asan build-fuzz gpmc

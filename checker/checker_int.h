@@ -505,6 +505,9 @@ typedef struct ChkRun {
 } ChkRun;
 
 double chk_now(void);
+/* The model's mode for these options: the literal semantics, or the
+   default mode with the reductions in use. */
+unsigned chk_model_mode(const ChkOptions *o);
 
 /* chk_error.c: limits, progress, runtime errors */
 void chk_limit(ChkRun *R, const char *reason);

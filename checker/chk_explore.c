@@ -522,7 +522,7 @@ int chk_workers_init(ChkRun *R, int nthreads, char *err, size_t errlen)
     for (int t = 0; t < nthreads; t++) {
         ChkWorker *w = &R->wk[t];
         char merr[256];
-        w->m = t ? mdl_new(R->p, R->o.model, R->o.naive, merr, sizeof merr)
+        w->m = t ? mdl_new(R->p, R->o.model, chk_model_mode(&R->o), merr, sizeof merr)
                  : R->m;
         w->s.cap = mw;
         w->s.w = lit_calloc(mw, sizeof *w->s.w);

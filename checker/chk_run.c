@@ -47,6 +47,15 @@ void chk_options_share(ChkOptions *o, int jobs)
         o->max_memory_kb = chk_mem_default_limit() / 1024 / jobs;
 }
 
+unsigned chk_model_mode(const ChkOptions *o)
+{
+    if (o->naive)
+        return MDL_NAIVE;
+    return (o->reduce & CHK_R_FUSE ? MDL_FUSE : 0) |
+           (o->reduce & CHK_R_POR ? MDL_POR : 0) |
+           (o->reduce & CHK_R_SLICE ? MDL_SLICE : 0);
+}
+
 double chk_now(void)
 {
     struct timespec ts;
@@ -399,7 +408,7 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     }
     rep->arena = R.arena;
     rep->model = o->model;
-    R.m = mdl_new(p, o->model, o->naive, merr, sizeof merr);
+    R.m = mdl_new(p, o->model, chk_model_mode(o), merr, sizeof merr);
     if (!R.m) {
         rep->status = CHK_ERROR;
         rep->reason = lit_arena_strdup(R.arena, merr);

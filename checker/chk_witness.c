@@ -191,6 +191,16 @@ static int replay(W *w, uint32_t step, int level)
     return 0;
 }
 
+/* Replays one transition of the search: with fused steps, each of its
+   instructions as a step of its own. */
+static int replay_transition(W *w, uint32_t step, int level)
+{
+    int r = 0;
+    for (int k = mdl_chain(w->R->m, &w->a, step); k > 0 && !r; k--)
+        r = replay(w, step, level);
+    return r;
+}
+
 typedef struct {
     const int64_t *want;
     uint32_t n;
@@ -316,7 +326,7 @@ static void play(W *w, const Seg *seg, int nseg)
         n = collect_path(w, g->level, g->target, path,
                          (int)R->o.max_steps + 1);
         for (int i = 0; i < n; i++)
-            if (replay(w, path[i], g->level))
+            if (replay_transition(w, path[i], g->level))
                 break;
         if (g->err_step != CHK_NONE) {
             MdlStepInfo in;

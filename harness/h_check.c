@@ -187,17 +187,17 @@ static void check_base(const HFile *f, const HOpts *o, int model,
     c->nvm_writes = -1;
 }
 
-static void fill_costs(ResCheck *c, const MdlCosts *costs, ResCost *cost)
+static void fill_costs(ResCheck *c, const TmCosts *costs, ResCost *cost)
 {
-    if (costs->status != MDL_TIME_OK)
+    if (costs->status != TM_OK)
         return;
     c->cycles = costs->cycles;
     c->nvm_writes = costs->nvm_writes;
-    for (int k = 0; k < MDL_NCOSTS; k++) {
-        cost[k].metric = mdl_cost_names[k];
-        cost[k].value = (double)mdl_cost_value(costs, k);
+    for (int k = 0; k < TM_NCOSTS; k++) {
+        cost[k].metric = tm_cost_names[k];
+        cost[k].value = (double)tm_cost_value(costs, k);
     }
-    c->ncosts = MDL_NCOSTS;
+    c->ncosts = TM_NCOSTS;
     c->costs = cost;
 }
 
@@ -212,7 +212,7 @@ static int write_check(ResDb *db, int64_t run_id, const HFile *f,
 
 /* Writes the check; its id and its violations' ids go to ids. */
 static int store(const HFile *f, const HOpts *o, const ChkReport *r,
-                 const MdlCosts *costs, ResDb *db, int64_t run_id,
+                 const TmCosts *costs, ResDb *db, int64_t run_id,
                  HStored *ids)
 {
     char config[2048], params[1024];
@@ -220,7 +220,7 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
     ResResult *res = lit_calloc((size_t)r->nresults + 1, sizeof *res);
     ResOutcome *out = lit_calloc((size_t)r->noutcomes + 1, sizeof *out);
     ResViolation *vio = lit_calloc((size_t)r->nviolations + 1, sizeof *vio);
-    ResCost cost[MDL_NCOSTS];
+    ResCost cost[TM_NCOSTS];
     int rc;
     ids->violation_ids = lit_calloc((size_t)r->nviolations + 1,
                                     sizeof *ids->violation_ids);
@@ -290,19 +290,19 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
    Its config ends in `;time_only=1`, so it never stands for (or hides) an
    explored check of the same test, model and config. */
 int h_store_costs(const HFile *f, const HOpts *o, int model,
-                  const MdlCosts *costs, ResDb *db, int64_t run_id)
+                  const TmCosts *costs, ResDb *db, int64_t run_id)
 {
     char config[2048], params[1024];
     size_t n;
     ResCheck c;
-    ResCost cost[MDL_NCOSTS];
+    ResCost cost[TM_NCOSTS];
     check_base(f, o, model, &c, config, sizeof config - 16, params,
                sizeof params);
     n = strlen(config);
     snprintf(config + n, sizeof config - n, ";time_only=1");
-    c.status = costs->status == MDL_TIME_OK ? "done"
-               : costs->status == MDL_TIME_LIMIT ? "incomplete" : "error";
-    c.error = costs->status == MDL_TIME_OK ? NULL : costs->error;
+    c.status = costs->status == TM_OK ? "done"
+               : costs->status == TM_LIMIT ? "incomplete" : "error";
+    c.error = costs->status == TM_OK ? NULL : costs->error;
     fill_costs(&c, costs, cost);
     int64_t check_id;
     return write_check(db, run_id, f, &c, &check_id);
@@ -323,7 +323,7 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
 {
     ChkOptions co = o->chk;
     ChkReport *r;
-    MdlCosts costs;
+    TmCosts costs;
     HProgress pg;
     HStored ids = {0, NULL};
     char err[256];
@@ -341,9 +341,9 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
     }
     if (out && o->progress)
         h_progress_end(&pg, r);
-    if (mdl_time(f->p, model, H_CHECK_TIME_STEPS, &costs, err, sizeof err)) {
+    if (tm_run(f->p, model, H_CHECK_TIME_STEPS, &costs, err, sizeof err)) {
         memset(&costs, 0, sizeof costs);
-        costs.status = MDL_TIME_ERROR;
+        costs.status = TM_ERROR;
         snprintf(costs.error, sizeof costs.error, "%.150s", err);
     }
     if (out)

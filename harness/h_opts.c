@@ -115,7 +115,8 @@ static const Opt valued[] = {
 static const Opt flags[] = {
     {"--help", HO_ANY}, {"--naive", HO_RUN}, {"--json", HO_RUN | HO_FORMAT},
     {"--csv", HO_FORMAT}, {"--resume", HO_SUITE}, {"--progress", HO_PROGRESS},
-    {"-D", HO_DEFINE},
+    {"--no-reduce", HO_RUN}, {"--no-fuse", HO_RUN}, {"--no-por", HO_RUN},
+    {"--no-slice", HO_RUN}, {"-D", HO_DEFINE},
 };
 
 static int accepts(const Opt *o, unsigned allowed)
@@ -183,6 +184,25 @@ static int unknown_model(const char *cmd, const char *list)
     return H_USAGE;
 }
 
+/* --no-reduce and --no-fuse, --no-por, --no-slice: the reductions of the
+   default mode a run leaves out (specs/checker.md). */
+static int no_reduce(const char *a, unsigned *reduce)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } flags[] = {
+        {"--no-reduce", CHK_R_ALL}, {"--no-fuse", CHK_R_FUSE},
+        {"--no-por", CHK_R_POR}, {"--no-slice", CHK_R_SLICE},
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+        if (!strcmp(a, flags[i].name)) {
+            *reduce &= ~flags[i].bits;
+            return 1;
+        }
+    return 0;
+}
+
 int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                  const char *cmd)
 {
@@ -217,6 +237,8 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             o->chk.naive = 1;
             continue;
         }
+        if ((allowed & HO_RUN) && no_reduce(a, &o->chk.reduce))
+            continue;
         if (is_flag(a, allowed) && !strcmp(a, "--json")) {
             o->json = 1;
             continue;

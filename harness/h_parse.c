@@ -55,12 +55,16 @@ int h_cmd_parse(int argc, char **argv)
         fputs(diag.text ? diag.text : "", stderr);
         rc = H_USAGE;
     } else {
-        for (int i = 0; i < o.nfiles; i++) {
+        int bad = 0;
+        for (int i = 0; i < o.nfiles && !bad; i++) {
             if (i)
                 putchar('\n');
-            lit_print(stdout, progs[i]);
+            bad = lit_print(stdout, progs[i]);
         }
-        if (fflush(stdout)) {
+        if (bad && !ferror(stdout)) {
+            fprintf(stderr, "gpmc parse: error: out of memory\n");
+            rc = H_INTERNAL;
+        } else if (bad || fflush(stdout)) {
             fprintf(stderr, "gpmc parse: error: writing output: %s\n",
                     strerror(errno));
             rc = H_INTERNAL;

@@ -87,7 +87,7 @@ static int64_t vid(const HStored *ids, int i)
 }
 
 void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
-                    const MdlCosts *costs, const HStored *ids)
+                    const TmCosts *costs, const HStored *ids)
 {
     const char *model = lit_model_names[r->model];
     fprintf(f, "Test %s %s\n", p->name, model);
@@ -146,7 +146,7 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
             (long long)r->states, (long long)r->transitions,
             (long long)r->crash_points, (long long)r->crash_images,
             (long long)r->recoveries, (long long)r->peak_kb);
-    if (costs && costs->status == MDL_TIME_OK)
+    if (costs && costs->status == TM_OK)
         fprintf(f, "Cost %s %s cycles %lld nvm-writes %lld nvm-bytes %lld\n",
                 p->name, model, (long long)costs->cycles,
                 (long long)costs->nvm_writes, (long long)costs->nvm_bytes);
@@ -168,7 +168,7 @@ static void jstr(LitStr *s, const char *text)
 }
 
 int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
-                 const MdlCosts *costs, const HStored *ids)
+                 const TmCosts *costs, const HStored *ids)
 {
     LitStr s = {0};
     lit_str_printf(&s, "{\"test\":");
@@ -238,11 +238,11 @@ int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
                    (long long)r->recoveries, r->elapsed_ms,
                    (long long)r->peak_kb);
     lit_str_printf(&s, ",\"costs\":");
-    if (costs && costs->status == MDL_TIME_OK) {
+    if (costs && costs->status == TM_OK) {
         lit_str_printf(&s, "{");
-        for (int k = 0; k < MDL_NCOSTS; k++)
-            lit_str_printf(&s, "%s\"%s\":%lld", k ? "," : "", mdl_cost_names[k],
-                           (long long)mdl_cost_value(costs, k));
+        for (int k = 0; k < TM_NCOSTS; k++)
+            lit_str_printf(&s, "%s\"%s\":%lld", k ? "," : "", tm_cost_names[k],
+                           (long long)tm_cost_value(costs, k));
         lit_str_printf(&s, "}");
     } else {
         lit_str_printf(&s, "null");

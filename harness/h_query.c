@@ -10,12 +10,16 @@
 #include "results/results.h"
 
 #define DEFAULT_DB "results/gpmc.db"
+#define QUERY_TIMEOUT 60                /* s; --timeout */
+#define MERGE_TIMEOUT 600
 
 static const char usage_query[] =
-    "usage: gpmc query [--db F] [--csv|--json] \"SELECT ...\" | -\n"
+    "usage: gpmc query [--db F] [--csv|--json] [--timeout S] \"SELECT ...\""
+    " | -\n"
     "Run one read-only SQL statement on the results database (default "
     DEFAULT_DB ");\n"
-    "with -, read the statement from standard input.\n";
+    "with -, read the statement from standard input. It stops after S\n"
+    "seconds (default 60).\n";
 static const char usage_report[] =
     "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]"
     " [--csv|--json]\n"
@@ -29,8 +33,9 @@ static const char usage_show[] =
     "Print a violation's witness, or a check's results, outcomes and\n"
     "violations; --dot prints the witness graphs in Graphviz DOT instead.\n";
 static const char usage_merge[] =
-    "usage: gpmc merge OUT.db IN.db...\n"
-    "Copy the inputs into OUT.db (created if needed) without duplicates.\n";
+    "usage: gpmc merge [--timeout S] OUT.db IN.db...\n"
+    "Copy the inputs into OUT.db (created if needed) without duplicates;\n"
+    "stop after S seconds (default 600).\n";
 
 static int usage_error(const char *usage, const char *fmt, ...)
 {
@@ -59,6 +64,7 @@ typedef struct {
     const char **db;
     int *csv, *json, *dot;
     const char **output, **bench;
+    double *timeout;
     char **pos;
     int npos;
 } Args;
@@ -81,6 +87,8 @@ static int unknown_option(const Args *a, const char *s)
         known[n++] = "-o";
     if (a->bench)
         known[n++] = "--bench";
+    if (a->timeout)
+        known[n++] = "--timeout";
     const char *near = h_suggest(s, known, n);
     if (near)
         return usage_error(a->usage, "%s: unknown option '%s' (did you mean"
@@ -141,6 +149,15 @@ static int parse_args(Args *a, int argc, char **argv, int *done)
             *a->json = 1;
         } else if (a->dot && !strcmp(s, "--dot")) {
             *a->dot = 1;
+        } else if (a->timeout && is_opt(s, "--timeout")) {
+            const char *v = value(a, argc, argv, &i, "--timeout");
+            char *end;
+            if (!v)
+                return H_USAGE;
+            *a->timeout = strtod(v, &end);
+            if (end == v || *end || !(*a->timeout > 0))
+                return usage_error(a->usage, "%s: --timeout needs a positive "
+                                   "number of seconds, got '%s'", a->cmd, v);
         } else {
             return unknown_option(a, s);
         }
@@ -182,8 +199,9 @@ int h_cmd_query(int argc, char **argv)
 {
     const char *path = DEFAULT_DB;
     int csv = 0, json = 0, done;
+    double timeout = QUERY_TIMEOUT;
     Args a = {"query", usage_query, &path, &csv, &json, NULL, NULL, NULL,
-              NULL, 0};
+              &timeout, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -201,6 +219,7 @@ int h_cmd_query(int argc, char **argv)
         lit_free(sql);
         return st;
     }
+    res_time_limit(db, timeout);
     int rc = res_query(db, sql ? sql : a.pos[0],
                        csv ? RES_FMT_CSV : json ? RES_FMT_JSON : RES_FMT_TABLE,
                        stdout);
@@ -238,7 +257,7 @@ int h_cmd_report(int argc, char **argv)
     const char *path = DEFAULT_DB, *output = NULL, *bench = "bench/out";
     int csv = 0, json = 0, done;
     Args a = {"report", usage_report, &path, &csv, &json, NULL, &output,
-              &bench, NULL, 0};
+              &bench, NULL, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -284,7 +303,7 @@ int h_cmd_show(int argc, char **argv)
     const char *path = DEFAULT_DB;
     int dot = 0, done;
     Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, NULL, NULL,
-              0};
+              NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -309,8 +328,9 @@ int h_cmd_show(int argc, char **argv)
 int h_cmd_merge(int argc, char **argv)
 {
     int done;
-    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-              0};
+    double timeout = MERGE_TIMEOUT;
+    Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, NULL,
+              &timeout, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -319,6 +339,6 @@ int h_cmd_merge(int argc, char **argv)
                                         " one IN.db");
     char err[1024];
     int rc = res_merge(a.pos[0], (const char *const *)a.pos + 1, a.npos - 1,
-                       err, sizeof err);
+                       timeout, err, sizeof err);
     return res_status(rc, err);
 }

@@ -18,6 +18,7 @@ static const char *run_help =
     "                [--crash-depth D] [--naive] [--json] [--max-states N]\n"
     "                [--max-steps N] [--timeout SECONDS] [--threads N]\n"
     "                [--max-memory SIZE] [--db F] [--progress]\n"
+    "                [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Explores every execution of each file under each model, injects a crash\n"
     "at every reachable point, runs recovery on every crash image, and prints\n"
     "the distinct outcomes, verdicts, witnesses and statistics. With --db the\n"

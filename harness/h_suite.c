@@ -30,6 +30,7 @@ static const char *suite_help =
     "                  [--crash-depth D] [--naive] [--max-states N]\n"
     "                  [--max-steps N] [--timeout SECONDS] [--threads N]\n"
     "                  [--max-memory SIZE]\n"
+    "                  [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Checks every .litmus file (directories are searched recursively) under\n"
     "every model into the results database (default results/gpmc.db) and\n"
     "prints `N passed, M failed`. --shard I/N runs the I-th of N deterministic\n"

@@ -1,8 +1,9 @@
 /*
  * h_time.c — `gpmc time FILE… [--model M[,M…]|all] [-D NAME=V]
  * [--config KEY=V] [--db F]`: one timed run of each file's main program
- * under each model (model.h, mdl_time), printed as one table, a row per
- * file and model, a column per metric (mdl_cost_names). A run that ends in
+ * under each model (model/timing/timing.h, tm_run), printed as one table,
+ * a row per file and model, a column per metric (tm_cost_names). A run
+ * that ends in
  * a runtime error or at the step bound prints its row (costs up to there)
  * and an `error:` line under it. Exit 0 when every run finished, 1 when
  * one did not, 2 on input errors (the other files still run), 3 when gpmc
@@ -12,7 +13,7 @@
 #include <string.h>
 
 #include "harness/harness.h"
-#include "model/model.h"
+#include "model/timing/timing.h"
 
 static const char *time_help =
     "usage: gpmc time FILE... [--model M[,M...]|all] [-D NAME=V] "
@@ -27,7 +28,7 @@ static const char *time_help =
 typedef struct {
     char *name;
     int model;
-    MdlCosts c;
+    TmCosts c;
 } Row;
 
 /* The rows as one table (text, CSV or JSON): test, model, a column per
@@ -35,28 +36,28 @@ typedef struct {
    row in text). */
 static int print_table(const Row *rows, int n, int fmt)
 {
-    const char *cells[MDL_NCOSTS + 3];
-    int nc = MDL_NCOSTS + 3;
+    const char *cells[TM_NCOSTS + 3];
+    int nc = TM_NCOSTS + 3;
     cells[0] = "test";
     cells[1] = "model";
-    for (int k = 0; k < MDL_NCOSTS; k++)
-        cells[2 + k] = mdl_cost_names[k];
+    for (int k = 0; k < TM_NCOSTS; k++)
+        cells[2 + k] = tm_cost_names[k];
     cells[nc - 1] = "error";
     ResTable *t = res_table_new(nc, cells);
     if (!t) {
         fprintf(stderr, "gpmc: internal error: out of memory\n");
         return H_INTERNAL;
     }
-    for (int k = 0; k < MDL_NCOSTS; k++)
+    for (int k = 0; k < TM_NCOSTS; k++)
         res_table_numeric(t, 2 + k);
     res_table_note(t, nc - 1);
     for (int i = 0; i < n; i++) {
         cells[0] = rows[i].name;
         cells[1] = lit_model_names[rows[i].model];
-        for (int k = 0; k < MDL_NCOSTS; k++)
+        for (int k = 0; k < TM_NCOSTS; k++)
             cells[2 + k] = res_table_printf(
-                t, "%lld", (long long)mdl_cost_value(&rows[i].c, k));
-        cells[nc - 1] = rows[i].c.status != MDL_TIME_OK ? rows[i].c.error
+                t, "%lld", (long long)tm_cost_value(&rows[i].c, k));
+        cells[nc - 1] = rows[i].c.status != TM_OK ? rows[i].c.error
                                                         : NULL;
         res_table_add(t, cells, NULL);
     }
@@ -132,7 +133,7 @@ int h_cmd_time(int argc, char **argv)
         for (int k = 0; k < o.nmodels; k++) {
             Row *row = &rows[nrows];
             char err[256];
-            if (mdl_time(f.p, o.models[k], 0, &row->c, err, sizeof err)) {
+            if (tm_run(f.p, o.models[k], 0, &row->c, err, sizeof err)) {
                 fprintf(stderr, "gpmc: internal error: %s: %s\n",
                         o.files[i], err);
                 status = H_INTERNAL;
@@ -148,7 +149,7 @@ int h_cmd_time(int argc, char **argv)
             nrows++;
             if (db && h_store_costs(&f, &o, o.models[k], &row->c, db, run_id))
                 status = H_INTERNAL;
-            if (row->c.status != MDL_TIME_OK && status == H_OK)
+            if (row->c.status != TM_OK && status == H_OK)
                 status = H_FAIL;
         }
         h_file_free(&f);

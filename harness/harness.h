@@ -12,10 +12,11 @@
 #include "checker/checker.h"
 #include "litmus/litmus.h"
 #include "model/model.h"
+#include "model/timing/timing.h"
 #include "results/results.h"
 
 /* Thread steps of the timed run that every checked (file, model) gets
-   (`gpmc time` allows MDL_TIME_MAX_STEPS). */
+   (`gpmc time` allows TM_MAX_STEPS). */
 #define H_CHECK_TIME_STEPS 1000000
 
 #define GPMC_VERSION "0.1.0"
@@ -74,10 +75,10 @@ typedef struct {
 /* h_print.c: herd-style and JSON reports of one check. */
 /* costs: the check's timed run, or NULL; ids: NULL when not stored. */
 void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
-                    const MdlCosts *costs, const HStored *ids);
+                    const TmCosts *costs, const HStored *ids);
 /* 0, or -1 (nothing printed) when out of memory. */
 int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
-                 const MdlCosts *costs, const HStored *ids);
+                 const TmCosts *costs, const HStored *ids);
 /* Why a check fails, briefly ("" when it passes). */
 void h_failure_text(const ChkReport *r, char *buf, size_t len);
 /* 1 when every result passes, the check is complete and no runtime error
@@ -130,7 +131,7 @@ void h_progress_report(void *ctx, const ChkProgress *p);    /* ChkProgressFn */
 void h_progress_end(HProgress *pg, const ChkReport *r);
 /* `time --db`: a check row holding a timed run's costs only. */
 int h_store_costs(const HFile *f, const HOpts *o, int model,
-                  const MdlCosts *costs, ResDb *db, int64_t run_id);
+                  const TmCosts *costs, ResDb *db, int64_t run_id);
 char *h_argv_string(const char *cmd, int argc, char **argv);
 void h_sha256(const void *data, size_t len, char hex[65]);
 

@@ -1,10 +1,16 @@
-/* lit_arena: bump allocation in chunks, everything freed at once. */
+/* lit_arena: bump allocation in chunks, everything freed at once.
+   A block bigger than a quarter chunk gets a heap block of its own, on a
+   doubly linked list, so that lit_arena_grow can realloc it in place: a
+   vector that grows to a large size (a body of a million instructions)
+   then costs its final size, not the sum of every copy, and a large
+   realloc moves pages instead of bytes. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "litmus/litmus_int.h"
 
-enum { CHUNK = 64 * 1024, ALIGN = 16 };
+enum { CHUNK = 64 * 1024, ALIGN = 16, BIG = CHUNK / 4 };
 
 typedef struct Chunk {
     struct Chunk *next;
@@ -12,9 +18,14 @@ typedef struct Chunk {
     _Alignas(ALIGN) unsigned char data[];
 } Chunk;
 
+typedef struct Big {
+    struct Big *prev, *next;
+    _Alignas(ALIGN) unsigned char data[];
+} Big;
+
 struct LitArena {
     Chunk *head;                        /* the chunk being filled */
-    size_t reserved;
+    Big *big;                           /* blocks of more than BIG bytes */
 };
 
 LitArena *lit_arena_new(void)
@@ -22,51 +33,48 @@ LitArena *lit_arena_new(void)
     return lit_calloc(1, sizeof(LitArena));
 }
 
-static Chunk *chunk_new(LitArena *a, size_t size)
+/* n rounded up to ALIGN (at least ALIGN); 0 when that overflows. */
+static size_t rounded(size_t n)
 {
-    Chunk *c = lit_calloc(1, sizeof(Chunk) + size);
-    if (!c)
+    if (n > SIZE_MAX - ALIGN)
+        return 0;
+    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    return n ? n : ALIGN;
+}
+
+static void *big_alloc(LitArena *a, size_t n)
+{
+    if (n > SIZE_MAX - sizeof(Big))
         return NULL;
-    c->size = size;
-    a->reserved += sizeof(Chunk) + size;
-    return c;
+    Big *b = lit_calloc(1, sizeof(Big) + n);
+    if (!b)
+        return NULL;
+    b->next = a->big;
+    if (a->big)
+        a->big->prev = b;
+    a->big = b;
+    return b->data;
 }
 
 void *lit_arena_alloc(LitArena *a, size_t n)
 {
-    if (n > SIZE_MAX - ALIGN)
+    n = rounded(n);
+    if (!n)
         return NULL;
-    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-    if (n == 0)
-        n = ALIGN;
+    if (n > BIG)
+        return big_alloc(a, n);
     Chunk *c = a->head;
-    if (c && c->size - c->used >= n) {
-        void *p = c->data + c->used;
-        c->used += n;
-        return p;
-    }
-    if (n > CHUNK / 4) {
-        /* A big block gets its own chunk, kept behind the current one so
-           the remainder of the current chunk stays in use. */
-        Chunk *big = chunk_new(a, n);
-        if (!big)
+    if (!c || c->size - c->used < n) {
+        c = lit_calloc(1, sizeof(Chunk) + CHUNK);
+        if (!c)
             return NULL;
-        big->used = n;
-        if (c) {
-            big->next = c->next;
-            c->next = big;
-        } else {
-            a->head = big;
-        }
-        return big->data;
+        c->size = CHUNK;
+        c->next = a->head;
+        a->head = c;
     }
-    Chunk *fresh = chunk_new(a, CHUNK);
-    if (!fresh)
-        return NULL;
-    fresh->next = c;
-    a->head = fresh;
-    fresh->used = n;
-    return fresh->data;
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
 }
 
 char *lit_arena_strndup(LitArena *a, const char *s, size_t n)
@@ -82,17 +90,44 @@ char *lit_arena_strdup(LitArena *a, const char *s)
     return lit_arena_strndup(a, s, strlen(s));
 }
 
+/* Resize the big block holding `data` from `old` to `n` bytes (both
+   rounded, both > BIG); the new bytes are zeroed. NULL: left as it was. */
+static void *big_resize(LitArena *a, void *data, size_t old, size_t n)
+{
+    Big *b = (Big *)((unsigned char *)data - offsetof(Big, data));
+    if (n > SIZE_MAX - sizeof(Big))
+        return NULL;
+    Big *fresh = lit_realloc(b, sizeof(Big) + n);
+    if (!fresh)
+        return NULL;
+    if (fresh->prev)
+        fresh->prev->next = fresh;
+    else
+        a->big = fresh;
+    if (fresh->next)
+        fresh->next->prev = fresh;
+    memset(fresh->data + old, 0, n - old);
+    return fresh->data;
+}
+
 void *lit_arena_grow(LitArena *a, void *arr, int32_t n, int32_t *cap,
                      size_t elem)
 {
     int64_t ncap = *cap < 8 ? 8 : 2 * (int64_t)*cap;
     if (ncap > INT32_MAX || (size_t)ncap > SIZE_MAX / elem)
         return NULL;
-    void *p = lit_arena_alloc(a, (size_t)ncap * elem);
+    size_t old = arr ? rounded((size_t)*cap * elem) : 0;
+    size_t want = rounded((size_t)ncap * elem);
+    void *p;
+    if (old > BIG) {
+        p = want ? big_resize(a, arr, old, want) : NULL;
+    } else {
+        p = lit_arena_alloc(a, (size_t)ncap * elem);
+        if (p && n > 0)
+            memcpy(p, arr, (size_t)n * elem);
+    }
     if (!p)
         return NULL;
-    if (n > 0)
-        memcpy(p, arr, (size_t)n * elem);
     *cap = (int32_t)ncap;
     return p;
 }
@@ -105,6 +140,9 @@ void lit_arena_free(LitArena *a)
         next = c->next;
         lit_free(c);
     }
+    for (Big *b = a->big, *next; b; b = next) {
+        next = b->next;
+        lit_free(b);
+    }
     lit_free(a);
 }
-

@@ -80,6 +80,15 @@ static int fold(LitParser *P, int op, LitPos at, int64_t a, int64_t b,
 
 static int unary(LitParser *P, int64_t *v);
 
+/* Before the recursive descent into '(' or unary '-' at `at` (the
+   statement's syntax-error recovery resets the count). */
+static void enter(LitParser *P, LitPos at)
+{
+    if (++P->depth > LIT_MAX_DEPTH)
+        lit_parse_syntax(P, at, "expression nested too deeply (more than %d "
+                         "levels)", LIT_MAX_DEPTH);
+}
+
 /* primary := INT | PARAM | '(' expr ')' */
 static int primary(LitParser *P, int64_t *v)
 {
@@ -91,9 +100,11 @@ static int primary(LitParser *P, int64_t *v)
         *v = t.ival;
         return LIT_OK;
     case LT_LPAREN: {
+        enter(P, t.pos);
         lit_parse_open(P);
         int st = lit_arith_expr(P, v);
         lit_parse_close(P, LT_RPAREN, "')'");
+        P->depth--;
         return st;
     }
     case LT_PERCENT:
@@ -126,9 +137,12 @@ static int unary(LitParser *P, int64_t *v)
 {
     if (P->tok.kind == LT_MINUS) {
         LitPos at = P->tok.pos;
+        enter(P, at);
         lit_parse_advance(P);
         int64_t x;
-        if (unary(P, &x) != LIT_OK)
+        int st = unary(P, &x);
+        P->depth--;
+        if (st != LIT_OK)
             return LIT_BAD;
         return fold(P, LIT_SUB, at, 0, x, v);
     }

@@ -1,7 +1,12 @@
 /* lit_cond: the conditions of `check` statements, typed as they are read
    (a value or a condition) and checked against the phase. Their semantic
    errors wait for the closing ')': after a syntax error the tree is
-   half-built and its type errors would be noise. */
+   half-built and its type errors would be noise.
+   Every consumer of a LitCond (printer, equality, checker) recurses over
+   it, so the tree is kept at most LIT_MAX_DEPTH nodes high: the parser's
+   own recursion ('(', '!', unary '-', '->') is bounded as it descends,
+   and the height of what it builds, long left-associative chains
+   included, as it goes up. Either ends the statement with one error. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +22,38 @@ typedef struct {
     int phase;
     Pending *errs;
     int32_t nerrs, caperrs;
+    int level;                          /* open recursive constructs */
+    int h;                              /* height of the node just built */
 } Ctx;
+
+static _Noreturn void too_deep(Ctx *C, LitPos at)
+{
+    lit_parse_syntax(C->P, at, "condition nested too deeply (more than %d "
+                     "levels)", LIT_MAX_DEPTH);
+}
+
+/* Before a recursive descent at `at`; the caller decrements C->level. */
+static void enter(Ctx *C, LitPos at)
+{
+    if (++C->level > LIT_MAX_DEPTH)
+        too_deep(C, at);
+}
+
+/* The node just built has height h (a folded constant: 1). */
+static LitCond *height(Ctx *C, LitCond *c, int h, LitPos at)
+{
+    if (c->kind == LIT_C_INT)
+        h = 1;
+    if (h > LIT_MAX_DEPTH)
+        too_deep(C, at);
+    C->h = h;
+    return c;
+}
+
+static int max2(int a, int b)
+{
+    return a > b ? a : b;
+}
 
 static void defer(Ctx *C, LitPos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -183,6 +219,7 @@ static LitCond *primary(Ctx *C)
     switch (t.kind) {
     case LT_INT: {
         lit_parse_advance(P);
+        C->h = 1;
         if (P->tok.kind == LT_COLON)
             return reg_term(C, &t);
         LitCond *c = node(C, LIT_C_INT, t.pos);
@@ -190,11 +227,14 @@ static LitCond *primary(Ctx *C)
         return c;
     }
     case LT_IDENT:
+        C->h = 1;
         return name_term(C);
     case LT_LPAREN: {
+        enter(C, t.pos);
         lit_parse_open(P);
         LitCond *c = cond(C);
         lit_parse_close(P, LT_RPAREN, "')'");
+        C->level--;
         return c;
     }
     default:
@@ -209,8 +249,10 @@ static LitCond *neg(Ctx *C)
     if (P->tok.kind != LT_MINUS)
         return primary(C);
     LitPos at = P->tok.pos;
+    enter(C, at);
     lit_parse_advance(P);
     LitCond *x = neg(C);
+    C->level--;
     need_value(C, x);
     if (x->kind == LIT_C_INT) {
         x->val = (int64_t)(0 - (uint64_t)x->val);
@@ -219,7 +261,7 @@ static LitCond *neg(Ctx *C)
     }
     LitCond *c = node(C, LIT_C_NEG, at);
     c->l = x;
-    return c;
+    return height(C, c, C->h + 1, at);
 }
 
 /* prod := neg { '*' neg } */
@@ -227,9 +269,14 @@ static LitCond *prod(Ctx *C)
 {
     LitParser *P = C->P;
     LitCond *l = neg(C);
-    while (lit_parse_accept(P, LT_STAR))
-        l = arith(C, LIT_C_MUL, l, neg(C));
-    return l;
+    for (;;) {
+        int hl = C->h;
+        LitPos at = P->tok.pos;
+        if (!lit_parse_accept(P, LT_STAR))
+            return l;
+        LitCond *r = neg(C);
+        l = height(C, arith(C, LIT_C_MUL, l, r), max2(hl, C->h) + 1, at);
+    }
 }
 
 /* sum := prod { ('+' | '-') prod } */
@@ -243,8 +290,11 @@ static LitCond *sum(Ctx *C)
                                              : -1;
         if (kind < 0)
             return l;
+        int hl = C->h;
+        LitPos at = P->tok.pos;
         lit_parse_advance(P);
-        l = arith(C, kind, l, prod(C));
+        LitCond *r = prod(C);
+        l = height(C, arith(C, kind, l, r), max2(hl, C->h) + 1, at);
     }
 }
 
@@ -265,6 +315,7 @@ static LitCond *array_eq(Ctx *C, int kind, LitCond *l)
     }
     lit_parse_close(P, LT_RBRACE, "',' or '}'");
     LitCond *c = node(C, kind, l->pos);
+    C->h = 1;
     c->loc = l->loc;
     c->n = n;
     c->vals = vals;
@@ -300,13 +351,15 @@ static LitCond *cmp(Ctx *C)
             kind = cmpops[i].kind;
     if (kind < 0)
         return l;
+    int hl = C->h;
+    LitPos at = P->tok.pos;
     lit_parse_advance(P);
     if (P->tok.kind == LT_LBRACE && (kind == LIT_C_EQ || kind == LIT_C_NE))
         return array_eq(C, kind == LIT_C_EQ ? LIT_C_ARREQ : LIT_C_ARRNE, l);
     LitCond *r = sum(C);
     need_value(C, l);
     need_value(C, r);
-    return binary(C, kind, l, r);
+    return height(C, binary(C, kind, l, r), max2(hl, C->h) + 1, at);
 }
 
 /* not := '!' not | cmp */
@@ -316,38 +369,49 @@ static LitCond *cond_not(Ctx *C)
     if (P->tok.kind != LT_NOT)
         return cmp(C);
     LitPos at = P->tok.pos;
+    enter(C, at);
     lit_parse_advance(P);
     LitCond *c = node(C, LIT_C_NOT, at);
     c->l = cond_not(C);
+    C->level--;
     need_cond(C, c->l);
-    return c;
+    return height(C, c, C->h + 1, at);
 }
 
-static LitCond *logic(Ctx *C, int kind, LitCond *l, LitCond *r)
+/* l OP r, where l has height hl and r was the last built */
+static LitCond *logic(Ctx *C, int kind, LitCond *l, int hl, LitCond *r,
+                      LitPos at)
 {
     need_cond(C, l);
     need_cond(C, r);
-    return binary(C, kind, l, r);
+    return height(C, binary(C, kind, l, r), max2(hl, C->h) + 1, at);
+}
+
+/* A left-associative chain: operand { OP operand } */
+static LitCond *chain(Ctx *C, int tok, int kind, LitCond *(*operand)(Ctx *))
+{
+    LitParser *P = C->P;
+    LitCond *l = operand(C);
+    for (;;) {
+        int hl = C->h;
+        LitPos at = P->tok.pos;
+        if (!lit_parse_accept(P, tok))
+            return l;
+        LitCond *r = operand(C);
+        l = logic(C, kind, l, hl, r, at);
+    }
 }
 
 /* and := not { '&&' not } */
 static LitCond *cond_and(Ctx *C)
 {
-    LitParser *P = C->P;
-    LitCond *l = cond_not(C);
-    while (lit_parse_accept(P, LT_AND))
-        l = logic(C, LIT_C_AND, l, cond_not(C));
-    return l;
+    return chain(C, LT_AND, LIT_C_AND, cond_not);
 }
 
 /* or := and { '||' and } */
 static LitCond *cond_or(Ctx *C)
 {
-    LitParser *P = C->P;
-    LitCond *l = cond_and(C);
-    while (lit_parse_accept(P, LT_OR))
-        l = logic(C, LIT_C_OR, l, cond_and(C));
-    return l;
+    return chain(C, LT_OR, LIT_C_OR, cond_and);
 }
 
 /* cond := or [ '->' cond ] */
@@ -355,15 +419,20 @@ static LitCond *cond(Ctx *C)
 {
     LitParser *P = C->P;
     LitCond *l = cond_or(C);
+    int hl = C->h;
+    LitPos at = P->tok.pos;
     if (!lit_parse_accept(P, LT_IMP))
         return l;
-    return logic(C, LIT_C_IMP, l, cond(C));
+    enter(C, at);
+    LitCond *r = cond(C);
+    C->level--;
+    return logic(C, LIT_C_IMP, l, hl, r, at);
 }
 
 /* '(' cond ')' */
 LitCond *lit_cond_parse(LitParser *P, int phase)
 {
-    Ctx C = {P, phase, NULL, 0, 0};
+    Ctx C = {P, phase, NULL, 0, 0, 0, 0};
     if (P->tok.kind != LT_LPAREN)
         lit_parse_expected(P, "'('");
     lit_parse_open(P);

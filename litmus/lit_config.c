@@ -9,21 +9,22 @@
 #include "litmus/litmus_int.h"
 
 typedef enum {
-    KIND_WORD,                          /* one of two words: 0 | 1 */
+    KIND_WORD,                          /* one of its words: 0, 1, … */
     KIND_LINE,                          /* power of two, 8..4096 */
     KIND_COUNT,                         /* integer, 1..MAX_COUNT */
     KIND_REAL                           /* number, > 0 and <= MAX_REAL */
 } Kind;
 
-enum { MAX_COUNT = 1 << 20 };
+enum { MAX_COUNT = 1 << 20, MAX_WORDS = 3 };
 #define MAX_REAL 1e9
 
 static const struct {
     const char *name;
     uint8_t kind;
     double def;
-    const char *word[2];                /* KIND_WORD: the values 0 and 1 */
+    const char *word[MAX_WORDS];        /* KIND_WORD: the values 0, 1, … */
 } keys[LIT_NCONFIG] = {
+    [LIT_CFG_PRESET] = {"preset", KIND_WORD, 0, {"lin", "gope", "gpm"}},
     [LIT_CFG_WPQ] = {"wpq", KIND_WORD, 0, {"durable", "volatile"}},
     [LIT_CFG_WT_ACK] = {"wt_ack", KIND_WORD, 0, {"nvm", "wpq"}},
     [LIT_CFG_LINE_BYTES] = {"line_bytes", KIND_LINE, 128},
@@ -41,6 +42,31 @@ static const struct {
     [LIT_CFG_DRAM_WRITE_NS] = {"dram_write_ns", KIND_REAL, 160},
     [LIT_CFG_NVM_BANKS] = {"nvm_banks", KIND_COUNT, 16},
     [LIT_CFG_WPQ_ENTRIES] = {"wpq_entries", KIND_COUNT, 64},
+    [LIT_CFG_ROW_BYTES] = {"row_bytes", KIND_COUNT, 2048},
+    [LIT_CFG_ROW_HIT_NS] = {"row_hit_ns", KIND_REAL, 15},
+    [LIT_CFG_BUS_BYTES] = {"bus_bytes", KIND_COUNT, 32},
+    [LIT_CFG_WPQ_HIGH] = {"wpq_high", KIND_COUNT, 40},
+    [LIT_CFG_WPQ_LOW] = {"wpq_low", KIND_COUNT, 20},
+    [LIT_CFG_CTA_PER_SM] = {"cta_per_sm", KIND_COUNT, 32},
+    [LIT_CFG_THREADS_PER_SM] = {"threads_per_sm", KIND_COUNT, 2048},
+};
+
+/* The documents' machines (specs/timing.md, "Presets", cites every value):
+   each row lists the keys whose value differs from the defaults, which are
+   the `lin` machine. */
+enum { MAX_PRESET_KEYS = 16 };
+static const struct {
+    int32_t n;
+    struct {
+        int8_t key;
+        double val;
+    } set[MAX_PRESET_KEYS];
+} presets[MAX_WORDS] = {
+    {1, {{LIT_CFG_WPQ, 1}}},
+    {1, {{LIT_CFG_WT_ACK, 1}}},
+    {6, {{LIT_CFG_WT_ACK, 1}, {LIT_CFG_CONTROLLERS, 6},
+         {LIT_CFG_ROW_BYTES, 256}, {LIT_CFG_NVM_READ_NS, 305},
+         {LIT_CFG_NVM_WRITE_NS, 1780}, {LIT_CFG_DRAM_READ_NS, 81}}},
 };
 
 void lit_config_defaults(LitConfig *c)
@@ -73,20 +99,49 @@ static int number(const char *s, double *v)
     return *end || !isfinite(*v) ? -1 : 0;
 }
 
+/* "wpq must be durable or volatile", "preset must be lin, gope or gpm". */
+static void words(int key, char *msg, size_t msglen, const char *value)
+{
+    int n = 0;
+    size_t k;
+    while (n < MAX_WORDS && keys[key].word[n])
+        n++;
+    k = (size_t)snprintf(msg, msglen, "%s must be ", keys[key].name);
+    for (int w = 0; w < n && k < msglen; w++)
+        k += (size_t)snprintf(msg + k, msglen - k, "%s%s",
+                              w == 0 ? "" : w == n - 1 ? " or " : ", ",
+                              keys[key].word[w]);
+    if (k < msglen)
+        snprintf(msg + k, msglen - k, ", got '%s'", value);
+}
+
+/* Every key but the preset takes the machine's value, as from the file. */
+static void preset(LitConfig *c, int which)
+{
+    for (int k = 0; k < LIT_NCONFIG; k++)
+        if (k != LIT_CFG_PRESET) {
+            c->val[k] = keys[k].def;
+            c->set &= ~(1u << k);
+        }
+    for (int i = 0; i < presets[which].n; i++)
+        c->val[presets[which].set[i].key] = presets[which].set[i].val;
+}
+
 int lit_config_set(LitConfig *c, int key, const char *value, char *msg,
                    size_t msglen)
 {
-    double v;
+    double v = -1;
     const char *name = keys[key].name;
     switch (keys[key].kind) {
     case KIND_WORD:
-        if (!strcmp(value, keys[key].word[0]) ||
-            !strcmp(value, keys[key].word[1])) {
-            v = !strcmp(value, keys[key].word[1]);
+        for (int w = 0; w < MAX_WORDS && keys[key].word[w]; w++)
+            if (!strcmp(value, keys[key].word[w])) {
+                v = w;
+                break;
+            }
+        if (v >= 0)
             break;
-        }
-        snprintf(msg, msglen, "%s must be %s or %s, got '%s'", name,
-                 keys[key].word[0], keys[key].word[1], value);
+        words(key, msg, msglen, value);
         return 1;
     case KIND_LINE:
         if (number(value, &v) || v < 8 || v > 4096 || v != floor(v) ||
@@ -111,6 +166,8 @@ int lit_config_set(LitConfig *c, int key, const char *value, char *msg,
         }
         break;
     }
+    if (key == LIT_CFG_PRESET)
+        preset(c, (int)v);
     c->val[key] = v;
     c->set |= 1u << key;
     return 0;
@@ -120,7 +177,7 @@ void lit_config_format(const LitConfig *c, int key, char *buf, size_t len)
 {
     double v = c->val[key];
     if (keys[key].kind == KIND_WORD) {
-        snprintf(buf, len, "%s", keys[key].word[v != 0]);
+        snprintf(buf, len, "%s", keys[key].word[(int)v]);
         return;
     }
     /* The fewest decimals that read back as the same double, without an

@@ -32,6 +32,10 @@ void lit_diag_append(LitDiag *d, const char *line)
 int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap)
 {
     char buf[512];
+    if (e->n >= LIT_MAX_ERRORS) {
+        e->full = 1;
+        return 0;
+    }
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (e->n == e->cap) {
         LitErr *v = lit_arena_grow(e->arena, e->v, e->n, &e->cap, sizeof *v);
@@ -81,6 +85,13 @@ void lit_diag_flush(LitErrs *e, LitDiag *d)
                      x->pos.line, x->pos.col, x->msg);
         else
             snprintf(line, sizeof line, "%s: error: %s", e->path, x->msg);
+        lit_diag_append(d, line);
+        d->nerrors++;
+    }
+    if (e->full) {
+        char line[1024];
+        snprintf(line, sizeof line, "%s: error: too many errors; stopped "
+                 "after %d", e->path, LIT_MAX_ERRORS);
         lit_diag_append(d, line);
         d->nerrors++;
     }

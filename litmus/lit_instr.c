@@ -227,6 +227,13 @@ void lit_instr_parse(LitParser *P, LitBodyBuild *b, const LitToken *optok)
     }
     if (P->tok.kind == LT_COMMA || (shape == LIT_SH_NONE && !lit_parse_at_end(P)))
         operand_count(P, op, "many");
+    if (b->ninstr == LIT_MAX_INSTRS) {
+        if (!b->full)
+            lit_parse_error(P, in.pos, "too many instructions: a body holds "
+                            "at most %d", LIT_MAX_INSTRS);
+        b->full = 1;
+        return;
+    }
     *LIT_PUSH(P, b->code, b->ninstr, b->capinstr) = in;
 }
 

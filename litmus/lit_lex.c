@@ -172,12 +172,27 @@ static void number(LitLexer *lx, LitToken *t)
     }
 }
 
+/* A control byte (NUL included) cannot be part of a name or string: it
+   would not survive printing (a NUL ends a C string). Tab is blank. */
+static int is_control(int c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
 static void string(LitLexer *lx, LitToken *t)
 {
     const char *s = lx->p;
     LitPos pos = here(lx, s);
     lx->p++;
     while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\n') {
+        if (is_control((unsigned char)*lx->p) && *lx->p != '\r') {
+            LitPos at = here(lx, lx->p);
+            lx->p++;
+            fail(lx, t, lx->p - 1, "invalid character in string", at, 1);
+            while (lx->p < lx->end && *lx->p != '\n')
+                lx->p++;
+            return;
+        }
         if (*lx->p == '\\') {
             if (lx->p + 1 >= lx->end || (lx->p[1] != '"' && lx->p[1] != '\\')) {
                 lx->p++;
@@ -276,11 +291,13 @@ void lit_lex_word(LitLexer *lx, LitToken *t)
         lx->p++;
     const char *s = lx->p;
     if (s >= lx->end || isspace((unsigned char)*s) ||
+        is_control((unsigned char)*s) ||
         (s + 1 < lx->end && s[0] == '/' && (s[1] == '/' || s[1] == '*'))) {
         lit_lex_next(lx, t);
         return;
     }
-    while (lx->p < lx->end && !isspace((unsigned char)*lx->p))
+    while (lx->p < lx->end && !isspace((unsigned char)*lx->p) &&
+           !is_control((unsigned char)*lx->p))
         lx->p++;
     make(t, LT_WORD, s, lx->p, here(lx, s));
 }

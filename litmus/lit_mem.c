@@ -15,9 +15,9 @@
 /* Allocations left before one fails; 0: never fail. */
 static _Atomic long fail_countdown;
 
-void lit_mem_fail_after(long n)
+long lit_mem_fail_after(long n)
 {
-    atomic_store(&fail_countdown, n);
+    return atomic_exchange(&fail_countdown, n);
 }
 
 static int should_fail(void)

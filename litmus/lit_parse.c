@@ -140,9 +140,11 @@ typedef void (*StmtFn)(LitParser *P, void *ctx);
 static int protect(LitParser *P, StmtFn fn, void *ctx)
 {
     jmp_buf jb, *saved = P->jb;
+    int depth = P->depth;
     P->jb = &jb;
     if (setjmp(jb)) {
         P->jb = saved;
+        P->depth = depth;
         return -1;
     }
     fn(P, ctx);
@@ -208,12 +210,14 @@ static void stmt_block(LitParser *P, LitPos open, StmtFn fn, void *ctx)
     P->blocks++;
     for (;;) {
         skip_blank_statements(P);
-        if (P->tok.kind == LT_RBRACE || P->tok.kind == LT_EOF)
+        if (P->tok.kind == LT_RBRACE || P->tok.kind == LT_EOF || P->errs.full)
             break;
         if (protect(P, fn, ctx))
             sync(P);
     }
     P->blocks--;
+    if (P->errs.full)
+        return;
     if (P->tok.kind == LT_EOF)
         lit_parse_error(P, P->tok.pos, "missing '}' for the '{' at %d:%d",
                         open.line, open.col);
@@ -295,6 +299,8 @@ static void st_test(LitParser *P)
 {
     LitPos at = P->tok.pos;
     lit_lex_word(&P->lx, &P->tok);
+    if (P->tok.kind == LT_ERROR)        /* as lit_parse_advance would */
+        lit_parse_error(P, P->tok.pos, "%s", P->tok.msg);
     if (P->tok.kind != LT_WORD)
         lit_parse_expected(P, "a test name");
     LitToken name = P->tok;
@@ -383,6 +389,15 @@ static void st_config(LitParser *P)
                         P->config_pos[k].col);
         return;
     }
+    /* A preset sets every key: after one, it would silently undo it. */
+    for (int o = 0; k == LIT_CFG_PRESET && o < LIT_NCONFIG; o++)
+        if (P->config_pos[o].line) {
+            lit_parse_error(P, key.pos, "config preset must come before the "
+                            "other config keys ('%s' set at %d:%d)",
+                            lit_config_name(o), P->config_pos[o].line,
+                            P->config_pos[o].col);
+            return;
+        }
     P->config_pos[k] = key.pos;
     char *text = lit_parse_strndup(P, start,
                                    (size_t)(val.text + val.len - start));
@@ -581,6 +596,14 @@ static int32_t kernel_threads(LitParser *P, LitKernel *k, LitPos at)
                         "allowed", k->name, (long long)n, LIT_MAX_THREADS);
         return 0;
     }
+    if (P->threads + n > LIT_MAX_ALL_THREADS) {
+        lit_parse_error(P, at, "kernel '%s' brings the file to %lld threads; "
+                        "at most %d are allowed in all kernels together",
+                        k->name, (long long)(P->threads + n),
+                        LIT_MAX_ALL_THREADS);
+        return 0;
+    }
+    P->threads += n;
     return (int32_t)n;
 }
 
@@ -888,7 +911,7 @@ static int parse(const char *path, const char *text, size_t len,
     lit_parse_advance(P);
     for (;;) {
         skip_blank_statements(P);
-        if (P->tok.kind == LT_EOF)
+        if (P->tok.kind == LT_EOF || P->errs.full)
             break;
         if (P->tok.kind == LT_RBRACE) {
             lit_parse_error(P, P->tok.pos, "unmatched '}'");
@@ -901,7 +924,8 @@ static int parse(const char *path, const char *text, size_t len,
     if (!P->seen_test && first)
         lit_parse_error(P, (LitPos){1, 1}, "a test must start with 'test "
                         "NAME'");
-    lit_lower_finish(P);
+    if (!P->errs.full)
+        lit_lower_finish(P);
     int nerr = P->errs.n;
     LitProgram *prog = P->prog;
     lit_diag_flush(&P->errs, diag);
@@ -920,6 +944,12 @@ int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
     return parse(path, text, strlen(text), opt, out, diag);
 }
 
+int lit_parse_bytes(const char *path, const char *text, size_t len,
+                    const LitOptions *opt, LitProgram **out, LitDiag *diag)
+{
+    return parse(path, text, len, opt, out, diag);
+}
+
 int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
                    LitDiag *diag)
 {
@@ -930,14 +960,9 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     size_t len = 0, cap = 0;
     int err = f ? 0 : errno;
     while (f && !err) {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 4096;
-            char *nb = lit_realloc(buf, cap + 1);
-            if (!nb) {
-                err = ENOMEM;
-                break;
-            }
-            buf = nb;
+        if (LIT_GROW(buf, cap, len + 4096)) {
+            err = ENOMEM;
+            break;
         }
         size_t n = fread(buf + len, 1, cap - len, f);
         len += n;
@@ -952,7 +977,7 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     if (err) {
         lit_free(buf);
         snprintf(line, sizeof line, "cannot read: %s", strerror(err));
-        return read_failed(path, line, diag);
+        return read_failed(path, err == ENOMEM ? "out of memory" : line, diag);
     }
     int rc = parse(path, buf ? buf : "", len, opt, out, diag);
     lit_free(buf);

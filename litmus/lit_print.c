@@ -61,12 +61,21 @@ static void memop(LitStr *s, const LitProgram *p, const LitMem *m)
     lit_str_printf(s, "]");
 }
 
+/* The first label at target. Labels are in definition order, so their
+   indices never decrease: a binary search. */
 static const char *label_at(const LitBody *b, int32_t target)
 {
-    for (int32_t i = 0; b && i < b->nlabels; i++)
-        if (b->labels[i].index == target)
-            return b->labels[i].name;
-    return NULL;
+    if (!b || !b->nlabels)
+        return NULL;
+    int32_t lo = 0, hi = b->nlabels - 1;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (b->labels[mid].index < target)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return b->labels[lo].index == target ? b->labels[lo].name : NULL;
 }
 
 static void instr(LitStr *s, const LitProgram *p, const LitBody *b,
@@ -262,11 +271,16 @@ void lit_print_check_text(LitStr *s, const LitProgram *p, const LitCheck *c)
 
 /* ---- the program ------------------------------------------------------- */
 
-static void flush(FILE *f, LitStr *s)
+/* Write out what s holds; -1 once an append ran out of memory or a write
+   failed (the text then stops short). */
+static int flush(FILE *f, LitStr *s)
 {
-    if (s->len)
-        fwrite(s->s, 1, s->len, f);
+    if (s->failed)
+        return -1;
+    if (s->len && fwrite(s->s, 1, s->len, f) != s->len)
+        s->failed = 1;
     s->len = 0;
+    return s->failed ? -1 : 0;
 }
 
 static void decl(LitStr *s, const LitLoc *l)
@@ -343,7 +357,7 @@ static void check(LitStr *s, const LitProgram *p, const LitCheck *c)
     lit_str_printf(s, "\n");
 }
 
-void lit_print(FILE *f, const LitProgram *p)
+int lit_print(FILE *f, const LitProgram *p)
 {
     LitStr s = {0};
     lit_str_printf(&s, "test %s", p->name);
@@ -384,16 +398,19 @@ void lit_print(FILE *f, const LitProgram *p)
     }
     if (p->has_recover) {
         lit_str_printf(&s, "\nrecover {\n");
-        /* A recovery kernel is written where it is first launched. */
+        /* A recovery kernel is written where it is first launched: it is
+           launched first at the first `run` that follows every earlier
+           recovery kernel's first launch, i.e. recovery kernels appear in
+           their own order. */
+        int32_t written = p->nmain;     /* next recovery kernel to write */
         for (int32_t i = 0; i < p->nrecover; i++) {
             int32_t k = p->recover_seq[i];
-            int first = p->kernels[k].recovery;
-            for (int32_t j = 0; j < i && first; j++)
-                first = p->recover_seq[j] != k;
-            if (first)
+            if (k >= written && p->kernels[k].recovery) {
                 kernel(&s, p, &p->kernels[k], 4);
-            else
+                written = k + 1;
+            } else {
                 lit_str_printf(&s, "    run %s\n", p->kernels[k].name);
+            }
             flush(f, &s);
         }
         lit_str_printf(&s, "}\n");
@@ -402,6 +419,7 @@ void lit_print(FILE *f, const LitProgram *p)
         lit_str_printf(&s, "\n");
     for (int32_t i = 0; i < p->nchecks; i++)
         check(&s, p, &p->checks[i]);
-    flush(f, &s);
+    int rc = flush(f, &s);
     lit_str_free(&s);
+    return rc;
 }

@@ -34,8 +34,10 @@ void lit_free(void *p);
    the array left as it was. */
 int lit_grow(void *arrp, size_t *cap, size_t need, size_t elem);
 #define LIT_GROW(arr, cap, need) lit_grow(&(arr), &(cap), (need), sizeof *(arr))
-/* Tests: the n-th allocation from now fails (n >= 1); 0 turns it off. */
-void lit_mem_fail_after(long n);
+/* Tests: the n-th allocation from now fails (n >= 1); 0 turns it off.
+   Returns how many allocations were still to go before this call (0: the
+   failure happened, or none was set). */
+long lit_mem_fail_after(long n);
 
 /* A growable string. `failed` is set once an append ran out of memory; the
    text then stops short, and users check the flag before trusting it. */
@@ -92,6 +94,8 @@ int lit_model_from_name(const char *name);              /* -1 when unknown */
 /* ---- hierarchy / timing configuration (DESIGN section 4) --------------- */
 
 typedef enum {
+    LIT_CFG_PRESET,         /* 0 lin, 1 gope, 2 gpm: sets the keys below; it
+                               comes first so that later keys override it */
     LIT_CFG_WPQ,            /* 0 durable, 1 volatile */
     LIT_CFG_LINE_BYTES,
     LIT_CFG_SMS,
@@ -109,6 +113,13 @@ typedef enum {
     LIT_CFG_NVM_BANKS,
     LIT_CFG_WPQ_ENTRIES,
     LIT_CFG_WT_ACK,         /* 0 nvm, 1 wpq: when a write-through is acked */
+    LIT_CFG_ROW_BYTES,      /* row buffer per bank */
+    LIT_CFG_ROW_HIT_NS,     /* row-buffer hit: column access to data */
+    LIT_CFG_BUS_BYTES,      /* controller data bus: bytes per mem cycle */
+    LIT_CFG_WPQ_HIGH,       /* write-drain watermarks (queued writes) */
+    LIT_CFG_WPQ_LOW,
+    LIT_CFG_CTA_PER_SM,     /* occupancy limits */
+    LIT_CFG_THREADS_PER_SM,
     LIT_NCONFIG
 } LitConfigKey;
 
@@ -120,7 +131,9 @@ typedef struct {
 void lit_config_defaults(LitConfig *c);
 int lit_config_key(const char *name);   /* LitConfigKey or -1 */
 const char *lit_config_name(int key);
-/* Parse and range-check VALUE for KEY; 0 ok, else writes a message. */
+/* Parse and range-check VALUE for KEY; 0 ok, else writes a message.
+   `preset` sets every other key to that configuration's value (its own
+   bits in `set` cleared: they print as the preset) and marks itself set. */
 int lit_config_set(LitConfig *c, int key, const char *value, char *msg,
                    size_t msglen);
 /* Canonical text of one value ("durable", "128", "1.8"). */
@@ -195,14 +208,14 @@ typedef enum { LIT_CMP_EQ, LIT_CMP_NE, LIT_CMP_LT, LIT_CMP_LE, LIT_CMP_GT,
      beq … bge A, B, L        a, b, target
      assert A OP B            a, cmp, b
      clwb/clflush M           m                                            */
-typedef struct {
+typedef struct {                        /* small fields first: 80 bytes */
     uint8_t op;                         /* LitOpcode */
     uint8_t cmp;                        /* LitCmp, for assert */
     uint8_t rd;
-    LitOperand a, b;
-    LitMem m;
     int32_t target;                     /* branch target; may equal ninstr */
     LitPos pos;
+    LitOperand a, b;
+    LitMem m;
 } LitInstr;
 
 typedef struct {
@@ -234,6 +247,11 @@ typedef struct {
 } LitKernel;
 
 /* ---- conditions -------------------------------------------------------- */
+
+/* No LitCond tree is more than LIT_MAX_DEPTH nodes high (the parser
+   rejects deeper nesting and longer operator chains), so its consumers may
+   recurse over it. Constant expressions nest at most as deep. */
+#define LIT_MAX_DEPTH 256
 
 typedef enum {
     LIT_C_INT,                          /* val */
@@ -331,6 +349,9 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
                    LitDiag *diag);
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
                      LitProgram **out, LitDiag *diag);
+/* len bytes, NUL bytes included (each an invalid character). */
+int lit_parse_bytes(const char *path, const char *text, size_t len,
+                    const LitOptions *opt, LitProgram **out, LitDiag *diag);
 void lit_program_free(LitProgram *p);
 
 /* Structural equality, ignoring source positions. */
@@ -338,7 +359,9 @@ int lit_program_equal(const LitProgram *a, const LitProgram *b);
 
 /* ---- printing ---------------------------------------------------------- */
 
-void lit_print(FILE *f, const LitProgram *p);                 /* canonical */
+/* The canonical form; 0 ok, -1 when memory or the write failed (the text
+   then stops short). */
+int lit_print(FILE *f, const LitProgram *p);
 /* One instruction as written in canonical form ("st x[r1 + 2], 1"). */
 void lit_format_instr(const LitProgram *p, const LitBody *b,
                       const LitInstr *in, char *buf, size_t len);

@@ -23,15 +23,23 @@
 enum {
     LIT_NREGS = 32,
     LIT_MAX_THREADS = 1 << 20,          /* per kernel */
+    LIT_MAX_ALL_THREADS = 1 << 24,      /* all kernels of a file together
+                                           (each has a body_of entry each) */
     LIT_MAX_WORDS = 1 << 24,            /* per declaration */
     LIT_MAX_SPACE = 1 << 28,            /* words of one memory space */
+    LIT_MAX_INSTRS = 1 << 20,           /* per body (the model's pc has 24
+                                           bits) */
+    LIT_MAX_ERRORS = 1000,              /* reported per file; then it stops */
     LIT_DEFAULT_WARP = 32
 };
 
 /* ---- arena vectors ----------------------------------------------------- */
 
 /* Grow *arr (n used, *cap allocated, elements of elem bytes) inside the
-   arena; the old block is abandoned to the arena. NULL when out of memory. */
+   arena, doubling; arr is NULL (with *cap 0) or what the last call for
+   this array returned. A small old block is abandoned to the arena, a big
+   one resized in place. The new room is zeroed. NULL when out of memory
+   (arr is then still valid). */
 void *lit_arena_grow(LitArena *a, void *arr, int32_t n, int32_t *cap,
                      size_t elem);
 
@@ -48,13 +56,16 @@ typedef struct {
     const char *path;
     LitErr *v;
     int32_t n, cap;
+    int full;                           /* LIT_MAX_ERRORS reached: the rest
+                                           are dropped, parsing stops */
 } LitErrs;
 
 /* Record one error; messages are formatted like printf. 0 ok, -1 OOM. */
 int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap);
-/* Sort by position (file-level first), drop exact repeats, append to d. */
+/* Sort by position (file-level first), drop exact repeats, append to d;
+   then a last line when errors were dropped. */
 void lit_diag_flush(LitErrs *e, LitDiag *d);
 /* Append one preformatted line ("path: error: ...") to d. */
 void lit_diag_append(LitDiag *d, const char *line);
@@ -168,6 +179,7 @@ typedef struct {
     LitLabelRef *refs;
     int32_t nrefs, caprefs;
     uint32_t regs_used;
+    uint8_t full;                       /* LIT_MAX_INSTRS reached (reported) */
 } LitBodyBuild;
 
 /* Declarations as the parser keeps them: the IR record and what only the
@@ -184,6 +196,8 @@ typedef struct {
     LitLexer lx;
     LitToken tok;                       /* current token */
     int nest;                           /* open ( and [: newlines are blank */
+    int depth;                          /* open ( and unary - of a constant
+                                           expression (LIT_MAX_DEPTH) */
     int blocks;                         /* open { } statement blocks */
     int nl_skipped;                     /* a newline was blank before tok */
     jmp_buf *jb;                        /* syntax error: back to statement */
@@ -194,6 +208,7 @@ typedef struct {
     uint8_t *define_used;
 
     int seen_test;
+    int64_t threads;                    /* of the kernels so far */
     LitPos recover_pos;                 /* line 0: no recover block */
     LitPos config_pos[LIT_NCONFIG];     /* where the file set each key */
 

@@ -34,17 +34,23 @@
 #include <assert.h>
 #include <string.h>
 
-#include "model/model_int.h"
+#include "model/mdl_reduce.h"
 
 #define MAXP 64
 
 typedef struct {
-    int obs, f;                         /* model-word index, or -1 */
+    int obs, f, ownu;                   /* model-word index, or -1 */
     int at_once;                        /* stores persist at once */
+    int shadow;                         /* PROJECTION keeps shadows */
     uint32_t stride;
-    int32_t nused;                      /* PM words that belong to a decl */
-    int32_t *cidx;                      /* word -> stored index, -1 gap */
+    int32_t nused;                      /* observed PM words of a decl */
+    int32_t *cidx;                      /* word -> stored index, or -1 */
     int32_t *cword;                     /* stored index -> word */
+    int32_t nun;                        /* unobserved PM words of a decl */
+    int32_t *uidx;                      /* word -> unobserved index, or -1 */
+    int32_t *uword;                     /* unobserved index -> word */
+    uint32_t pre;                       /* region words before the
+                                           persisted image */
 } Abs;
 
 static const Abs *abs_of(const Model *m)
@@ -59,7 +65,7 @@ static uint32_t abs_thread_words(const Model *m)
 
 static uint32_t abs_fixed_words(const Model *m)
 {
-    return (uint32_t)abs_of(m)->nused + 1;
+    return abs_of(m)->pre + (uint32_t)abs_of(m)->nused + 1;
 }
 
 static int abs_setup(Model *m, char *err, size_t errlen)
@@ -68,7 +74,10 @@ static int abs_setup(Model *m, char *err, size_t errlen)
     Abs *a = lit_arena_alloc(m->arena, sizeof *a);
     (void)err;
     (void)errlen;
-    a->obs = a->f = -1;
+    const uint8_t *observed = m->red ? m->red->observed : NULL;
+    if (!a)
+        return -1;
+    a->obs = a->f = a->ownu = -1;
     a->stride = 0;
     if (m->pol->tracks & MDL_SET_OBS)
         a->obs = (int)a->stride++;
@@ -83,30 +92,53 @@ static int abs_setup(Model *m, char *err, size_t errlen)
         assert(!(sets & MDL_SET_F) || (m->pol->tracks & MDL_SET_F));
         assert(!r->clear_obs || (m->pol->tracks & MDL_SET_OBS));
     }
+    m->fx_kept = 1;
     /* the shortcut of STRICT above: D(s) = all of P */
     a->at_once = !m->naive && (m->pol->store_deps & MDL_SET_ALL);
     a->cidx = lit_arena_alloc(m->arena,
                               ((size_t)p->pm_words + 1) * sizeof *a->cidx);
     a->cword = lit_arena_alloc(m->arena,
                                ((size_t)p->pm_words + 1) * sizeof *a->cword);
+    a->uidx = lit_arena_alloc(m->arena,
+                              ((size_t)p->pm_words + 1) * sizeof *a->uidx);
+    a->uword = lit_arena_alloc(m->arena,
+                               ((size_t)p->pm_words + 1) * sizeof *a->uword);
+    if (!a->cidx || !a->cword || !a->uidx || !a->uword)
+        return -1;
     for (int32_t w = 0; w < p->pm_words; w++)
-        a->cidx[w] = -1;
+        a->cidx[w] = a->uidx[w] = -1;
     for (int i = 0; i < p->nlocs; i++)
         if (p->locs[i].space == LIT_PM)
             for (int32_t j = 0; j < p->locs[i].size; j++)
                 a->cidx[p->locs[i].addr + j] = 0;
-    for (int32_t w = 0; w < p->pm_words; w++)
-        if (a->cidx[w] == 0) {
+    for (int32_t w = 0; w < p->pm_words; w++) {
+        if (a->cidx[w] < 0)
+            continue;
+        if (observed && !observed[w]) {
+            a->cidx[w] = -1;
+            a->uidx[w] = a->nun;
+            a->uword[a->nun++] = w;
+        } else {
             a->cidx[w] = a->nused;
             a->cword[a->nused++] = w;
         }
+    }
+    a->shadow = a->nun && (m->pol->store_deps & MDL_SET_F);
+    if (a->shadow)
+        a->ownu = (int)a->stride++;
+    a->pre = (uint32_t)a->nun * (a->shadow ? 3u : 1u);
+    m->key_skip = a->pre;
+    m->projected = a->nun > 0;
     m->mstate = a;
     return 0;
 }
 
 /* Word indexes of the region. */
-#define PERS(m, off, w) ((off) + (uint32_t)abs_of(m)->cidx[w])
-#define CNT(m, off) ((off) + (uint32_t)abs_of(m)->nused)
+#define UVAL(m, off, u) ((off) + (uint32_t)(u))
+#define USH(m, off, u) ((off) + (uint32_t)abs_of(m)->nun + (uint32_t)(u))
+#define UOWN(m, off, u) ((off) + 2u * (uint32_t)abs_of(m)->nun + (uint32_t)(u))
+#define PERS(m, off, w) ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->cidx[w])
+#define CNT(m, off) ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->nused)
 #define ENT(m, off, j) (CNT(m, off) + 1 + 3u * (uint32_t)(j))
 #define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
 #define E_OWNER(x) ((int32_t)((x) >> 32) - 1)
@@ -115,8 +147,12 @@ static void abs_init(Model *m, MdlState *s, uint32_t pm_off,
                      const int64_t *img)
 {
     const Abs *a = abs_of(m);
+    for (int32_t u = 0; u < a->nun; u++)
+        s->w[UVAL(m, pm_off, u)] = (uint64_t)img[a->uword[u]];
+    for (uint32_t i = (uint32_t)a->nun; i < a->pre; i++)
+        s->w[pm_off + i] = 0;
     for (int32_t i = 0; i < a->nused; i++)
-        s->w[pm_off + (uint32_t)i] = (uint64_t)img[a->cword[i]];
+        s->w[PERS(m, pm_off, a->cword[i])] = (uint64_t)img[a->cword[i]];
     s->w[CNT(m, pm_off)] = 0;
 }
 
@@ -130,16 +166,21 @@ static uint32_t tword(const MdlLaunch *L, int slot, int idx)
     return L->mthr_off + (uint32_t)slot * L->mthr_stride + (uint32_t)idx;
 }
 
-static uint64_t own_of(const Model *m, const MdlState *s, uint32_t pm_off,
+/* Own of the threads [first, first+n) of launch L (with PROJECTION, the
+   shadows of their unobserved stores stand for those). */
+static uint64_t own_of(const Model *m, const MdlState *s, const MdlLaunch *L,
                        int first, int n)
 {
+    const Abs *a = abs_of(m);
     uint64_t own = 0;
-    int np = npend(m, s, pm_off);
+    int np = npend(m, s, L->pm_off);
     for (int j = 0; j < np; j++) {
-        int32_t o = E_OWNER(s->w[ENT(m, pm_off, j)]);
+        int32_t o = E_OWNER(s->w[ENT(m, L->pm_off, j)]);
         if (o >= first && o < first + n)
             own |= 1ull << j;
     }
+    for (int t = first; a->ownu >= 0 && t < first + n; t++)
+        own |= s->w[tword(L, t, a->ownu)];
     return own;
 }
 
@@ -172,7 +213,12 @@ static void remap(Model *m, MdlState *s, const MdlLaunch *L, int np,
             mdl_set(s, tword(L, t, a->obs), f(s->w[tword(L, t, a->obs)], arg));
         if (a->f >= 0)
             mdl_set(s, tword(L, t, a->f), f(s->w[tword(L, t, a->f)], arg));
+        if (a->ownu >= 0)
+            mdl_set(s, tword(L, t, a->ownu),
+                    f(s->w[tword(L, t, a->ownu)], arg));
     }
+    for (int32_t u = 0; a->shadow && u < a->nun; u++)
+        mdl_set(s, USH(m, L->pm_off, u), f(s->w[USH(m, L->pm_off, u)], arg));
 }
 
 static uint64_t f_drop(uint64_t x, uint64_t gone)
@@ -231,6 +277,7 @@ static void force(Model *m, MdlState *s, const MdlLaunch *L, uint64_t set,
     set = closure(m, s, pm_off, set);
     if (!set)
         return;
+    m->fx |= MDL_FX_SHRINK;
     for (int j = 0; j < np; j++) {
         uint64_t e0;
         if (!(set & (1ull << j)))
@@ -253,8 +300,18 @@ static int64_t abs_load(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                         int32_t word, MdlStepInfo *info)
 {
     const Abs *a = abs_of(m);
-    int j = newest_for(m, s, L->pm_off, word);
+    int32_t u = a->uidx[word];
+    int j;
     (void)info;
+    if (u >= 0) {
+        /* PROJECTION: the newest store's shadow stands for it */
+        if (a->shadow && a->obs >= 0 &&
+            s->w[UOWN(m, L->pm_off, u)] != (uint64_t)(slot + 1))
+            mdl_set(s, tword(L, slot, a->obs), s->w[tword(L, slot, a->obs)] |
+                                               s->w[USH(m, L->pm_off, u)]);
+        return (int64_t)s->w[UVAL(m, L->pm_off, u)];
+    }
+    j = newest_for(m, s, L->pm_off, word);
     if (j < 0)
         return (int64_t)s->w[PERS(m, L->pm_off, word)];
     if (a->obs >= 0 && E_OWNER(s->w[ENT(m, L->pm_off, j)]) != slot)
@@ -271,9 +328,22 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     uint32_t pm_off = L->pm_off;
     int np = npend(m, s, pm_off), pos = 0, j;
     uint64_t deps = 0;
+    int32_t u = a->uidx[word];
     (void)op;
+    if (u >= 0) {
+        mdl_set(s, UVAL(m, pm_off, u), (uint64_t)v);
+        if (a->shadow) {
+            uint64_t sh = s->w[USH(m, pm_off, u)] | s->w[tword(L, slot, a->f)];
+            mdl_set(s, USH(m, pm_off, u), sh);
+            mdl_set(s, UOWN(m, pm_off, u), (uint64_t)(slot + 1));
+            mdl_set(s, tword(L, slot, a->ownu),
+                    s->w[tword(L, slot, a->ownu)] | sh);
+        }
+        return MDL_OK;
+    }
     if (a->at_once) {
         mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
+        m->fx |= MDL_FX_SET;
         return MDL_OK;
     }
     if (np >= MAXP) {
@@ -301,6 +371,7 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                                     (uint64_t)(slot + 1) << 32);
     mdl_set(s, ENT(m, pm_off, pos) + 1, (uint64_t)v);
     mdl_set(s, ENT(m, pm_off, pos) + 2, mdl_bits_insert(deps, pos));
+    m->fx |= MDL_FX_GROW;
     if (info)
         info->created = pos;
     return MDL_OK;
@@ -327,9 +398,9 @@ static uint64_t rule_set(const Model *m, const MdlState *s, const MdlLaunch *L,
     if (sets & MDL_SET_ALL)
         set |= all_of(npend(m, s, L->pm_off));
     if (sets & MDL_SET_OWN)
-        set |= own_of(m, s, L->pm_off, slot, 1);
+        set |= own_of(m, s, L, slot, 1);
     if (sets & MDL_SET_GROUP)
-        set |= own_of(m, s, L->pm_off, first, n);
+        set |= own_of(m, s, L, first, n);
     if (sets & MDL_SET_OBS)
         set |= s->w[tword(L, slot, a->obs)];
     if (sets & MDL_SET_F)
@@ -407,6 +478,8 @@ static int abs_join(Model *m, MdlState *s, const MdlLaunch *L,
     }
     for (uint32_t i = 0; i < (uint32_t)L->nthreads * L->mthr_stride; i++)
         mdl_set(s, L->mthr_off + i, 0);
+    for (int32_t u = 0; abs_of(m)->shadow && u < abs_of(m)->nun; u++)
+        mdl_set(s, UOWN(m, L->pm_off, u), 0);
     return MDL_OK;
 }
 
@@ -446,13 +519,19 @@ static int ideals(Ideals *E, int k, uint64_t inc)
     return r;
 }
 
+/* The persisted image of s into pm (every word), unobserved words with
+   their visible value (visible) or their initial one (a crash image:
+   PROJECTION). */
 static void expand(const Model *m, const MdlState *s, uint32_t pm_off,
-                   int64_t *pm)
+                   int64_t *pm, int visible)
 {
     const Abs *a = abs_of(m);
     memset(pm, 0, (size_t)m->p->pm_words * sizeof *pm);
     for (int32_t i = 0; i < a->nused; i++)
-        pm[a->cword[i]] = (int64_t)s->w[pm_off + (uint32_t)i];
+        pm[a->cword[i]] = (int64_t)s->w[PERS(m, pm_off, a->cword[i])];
+    for (int32_t u = 0; u < a->nun; u++)
+        pm[a->uword[u]] = visible ? (int64_t)s->w[UVAL(m, pm_off, u)]
+                                  : m->init_pm[a->uword[u]];
 }
 
 static int abs_images(Model *m, const MdlState *s, uint32_t pm_off,
@@ -460,7 +539,7 @@ static int abs_images(Model *m, const MdlState *s, uint32_t pm_off,
 {
     Ideals E;
     uint64_t placed = 0;
-    expand(m, s, pm_off, m->img);
+    expand(m, s, pm_off, m->img, 0);
     if (m->naive)
         return fn(ctx, m->img, 0);
     E.n = npend(m, s, pm_off);
@@ -490,7 +569,7 @@ static void abs_visible(const Model *m, const MdlState *s, uint32_t pm_off,
                         int64_t *pm)
 {
     int np = npend(m, s, pm_off);
-    expand(m, s, pm_off, pm);
+    expand(m, s, pm_off, pm, 1);
     for (int j = 0; j < np; j++)
         pm[E_WORD(s->w[ENT(m, pm_off, j)])] =
             (int64_t)s->w[ENT(m, pm_off, j) + 1];
@@ -517,6 +596,7 @@ static int abs_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
     uint64_t e0 = s->w[ENT(m, pm_off, code)];
     int64_t v = (int64_t)s->w[ENT(m, pm_off, code) + 1];
     mdl_set(s, PERS(m, pm_off, E_WORD(e0)), (uint64_t)v);
+    m->fx |= MDL_FX_SHRINK;
     if (info) {
         char nm[64];
         mdl_word_name(m, LIT_PM, E_WORD(e0), nm, sizeof nm);

@@ -7,7 +7,7 @@
  */
 #include "model/model_int.h"
 
-static int64_t sreg(const LitKernel *k, int32_t gtid, int r)
+int64_t mdl_special(const LitKernel *k, int32_t gtid, int r)
 {
     int32_t tid = gtid % k->block;
     switch (r) {
@@ -30,7 +30,7 @@ int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
     case LIT_OPD_REG:
         return (int64_t)s->w[regs + (uint32_t)L->regslot[o->reg]];
     case LIT_OPD_SREG:
-        return sreg(&m->p->kernels[L->kernel], L->gtid[slot], o->reg);
+        return mdl_special(&m->p->kernels[L->kernel], L->gtid[slot], o->reg);
     case LIT_OPD_IMM:
         return o->imm;
     default:

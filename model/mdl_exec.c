@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_int.h"
+#include "model/mdl_reduce.h"
 
 const char *const mdl_err_names[MDL_NERRKINDS] = {
     "bounds", "arith", "assert", "deadlock", "barrier-divergence",
@@ -219,7 +219,7 @@ static void note_degraded(Model *m)
     }
 }
 
-Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
+Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen)
 {
     Model *m;
@@ -228,6 +228,8 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
         snprintf(err, errlen, "unknown model %d", model);
         return NULL;
     }
+    if (errlen)
+        err[0] = 0;
     a = lit_arena_new();
     if (!a) {
         snprintf(err, errlen, "out of memory");
@@ -238,12 +240,33 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
     m->p = p;
     m->kind = model;
     m->pol = mdl_policy(model);
-    m->naive = naive;
+    m->naive = (mode & MDL_NAIVE) != 0;
+    m->mode = m->naive ? MDL_NAIVE : mode;
     m->ops = m->pol->hierarchy ? &mdl_hw_ops : &mdl_abstract_ops;
+    if ((!m->naive && mdl_access_setup(m)) ||
+        ((m->mode & MDL_SLICE) && mdl_slice_setup(m))) {
+        snprintf(err, errlen, "out of memory");
+        lit_arena_free(a);
+        return NULL;
+    }
+    m->init_pm = lit_arena_alloc(a, ((size_t)p->pm_words + 1) *
+                                    sizeof *m->init_pm);
+    if (!m->init_pm) {
+        snprintf(err, errlen, "out of memory");
+        lit_arena_free(a);
+        return NULL;
+    }
+    for (int i = 0; i < p->nlocs; i++)
+        if (p->locs[i].space == LIT_PM)
+            for (int32_t j = 0; j < p->locs[i].size; j++)
+                m->init_pm[p->locs[i].addr + j] = p->locs[i].init[j];
     if (m->ops->setup(m, err, errlen) ||
         build_part(m, 0, p->nmain, p->main_seq, err, errlen) ||
         build_part(m, 1, p->has_recover ? p->nrecover : 0, p->recover_seq,
-                   err, errlen)) {
+                   err, errlen) ||
+        (m->red && mdl_access_launches(m))) {
+        if (!err[0])
+            snprintf(err, errlen, "out of memory");
         lit_arena_free(a);
         return NULL;
     }
@@ -251,6 +274,10 @@ Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
     m->scratch.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->succ.cap = m->max_words;
     m->succ.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    if (m->red && !m->projected)
+        m->red->observed = NULL;        /* the model keeps every word */
+    m->trial.cap = m->max_words;
+    m->trial.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->img = lit_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
     note_degraded(m);
     return m;
@@ -374,16 +401,8 @@ static void init_part(Model *m, int part, const int64_t *image, MdlState *out)
 
 void mdl_init_main(Model *m, MdlState *out)
 {
-    const LitProgram *p = m->p;
     memset(out->w, 0, m->max_words * sizeof(uint64_t));
-    memset(m->img, 0, (size_t)p->pm_words * sizeof(int64_t));
-    for (int i = 0; i < p->nlocs; i++) {
-        const LitLoc *l = &p->locs[i];
-        if (l->space == LIT_PM)
-            for (int32_t j = 0; j < l->size; j++)
-                m->img[l->addr + j] = l->init[j];
-    }
-    init_part(m, 0, m->img, out);
+    init_part(m, 0, m->init_pm, out);
 }
 
 void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out)
@@ -768,9 +787,8 @@ static void post_step(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     advance(m, s, info);
 }
 
-/* Runs step `step` of s in place. */
-static int exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
-                     MdlStepInfo *info, MdlAccess *acc, MdlError *e)
+int mdl_exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
+                  MdlStepInfo *info, MdlAccess *acc, MdlError *e)
 {
     int r;
     if (step & MDL_STEP_EVENT) {
@@ -805,7 +823,7 @@ static int run_step(Model *m, const MdlState *s, const MdlLaunch *L,
                     MdlError *e)
 {
     mdl_state_copy(out, s);
-    return exec_step(m, out, L, step, info, NULL, e);
+    return mdl_exec_step(m, out, L, step, info, NULL, e);
 }
 
 int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
@@ -815,7 +833,7 @@ int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
     int r;
     if (!(step & MDL_STEP_EVENT) && mdl_terminal(m, s))
         return -1;
-    r = exec_step(m, s, L, step, NULL, acc, e);
+    r = mdl_exec_step(m, s, L, step, NULL, acc, e);
     if (r == MDL_OK)
         return 0;
     return r == MDL_FAILED ? 1 : -1;
@@ -828,6 +846,34 @@ int mdl_thread_ready(const Model *m, const MdlState *s, int slot)
         return 0;
     return TH_STATUS(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]) ==
            TS_RUN;
+}
+
+void mdl_launch_view(const Model *m, const MdlState *s, MdlLaunchView *out)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    out->kernel = L->kernel;
+    out->nthreads = L->nthreads;
+    out->ncta = L->ncta;
+    out->gtid = L->gtid;
+    out->body = L->body;
+    out->cta = L->cta;
+    out->cta_first = L->cta_first;
+    out->cta_count = L->cta_count;
+}
+
+uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    return TH_PC(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]);
+}
+
+int mdl_thread_done(const Model *m, const MdlState *s, int slot)
+{
+    const MdlLaunch *L = mdl_launch_of(m, s);
+    if (slot < 0 || slot >= L->nthreads)
+        return 0;
+    return TH_STATUS(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]) ==
+           TS_DONE;
 }
 
 int mdl_launch_index(const Model *m, const MdlState *s)
@@ -843,14 +889,21 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     MdlState *out = &m->succ;
     MdlError e;
     uint32_t codes[128];
-    int n = 0, moved = 0, nev = 0;
+    int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
+    if (!mdl_terminal(m, s) && !nev && (m->mode & MDL_POR)) {
+        int i = mdl_por_ample(m, s, L, out);
+        if (i >= 0) {
+            succ(ctx, (uint32_t)i, out);
+            return 1;
+        }
+    }
     if (!mdl_terminal(m, s))
         for (int32_t i = 0; i < L->nthreads; i++) {
             int r;
             if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
                 TS_RUN)
                 continue;
-            r = run_step(m, s, L, (uint32_t)i, out, NULL, &e);
+            r = mdl_por_transition(m, s, L, (uint32_t)i, out, &e, &len);
             if (r == MDL_OK) {
                 succ(ctx, (uint32_t)i, out);
                 n++;
@@ -860,7 +913,6 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 moved = 1;
             }
         }
-    nev = m->ops->events(m, s, L, codes, 128);
     for (int i = 0; i < nev; i++)
         if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {
@@ -872,6 +924,20 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
         err(ctx, MDL_STEP_NONE, &e);
     }
     return n;
+}
+
+int mdl_chain(Model *m, const MdlState *s, uint32_t step)
+{
+    MdlError e;
+    int n = 1;
+    if (!(step & MDL_STEP_EVENT) && !mdl_terminal(m, s))
+        mdl_por_transition(m, s, mdl_launch_of(m, s), step, &m->succ, &e, &n);
+    return n;
+}
+
+int mdl_observed(const Model *m, int32_t word)
+{
+    return !m->projected || m->red->observed[word];
 }
 
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
@@ -904,7 +970,7 @@ int mdl_images(Model *m, const MdlState *s, MdlImageFn fn, void *ctx)
 
 uint32_t mdl_persist_key(const Model *m, const MdlState *s)
 {
-    return mdl_launch_of(m, s)->pm_off;
+    return mdl_launch_of(m, s)->pm_off + m->key_skip;
 }
 
 void mdl_observe(const Model *m, const MdlState *s, int64_t *pm, int64_t *dram)

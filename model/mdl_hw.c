@@ -1,8 +1,9 @@
 /*
  * mdl_hw.c — the hw persistency model's ops table: the layout of PM words
- * into lines and controllers, the state both modes share (VIS, the value a
- * load sees), and the dispatch to the literal semantics (mdl_hw_naive.c)
- * or the default mode (mdl_hw_line.c). The encoding is in mdl_hw.h.
+ * into lines and controllers, loads and visibility (VIS), and the steps of
+ * the hierarchy (mdl_hw_hier.c); the two modes differ only in which events
+ * they explore and in the crash images of a state. The encoding is in
+ * mdl_hw.h.
  */
 #include <string.h>
 
@@ -80,7 +81,6 @@ static void layout(Model *m, Hw *h)
     h->lnw = ints(m, h->nw);
     h->lno = ints(m, h->nw);
     h->lctl = ints(m, h->nw);
-    h->lpos = ints(m, h->nw);
     for (int32_t i = 0; i < h->nw; i++) {
         int32_t line = h->cword[i] / wpl;
         if (!h->nl || h->lno[h->nl - 1] != line) {
@@ -90,9 +90,6 @@ static void layout(Model *m, Hw *h)
         h->lnw[h->nl - 1]++;
         h->wline[i] = h->nl - 1;
     }
-    for (int32_t l = 0; l < h->nl; l++)
-        if (h->lnw[l] > h->maxlnw)
-            h->maxlnw = h->lnw[l];
     /* controllers: distinct line numbers mod nctl, ascending */
     h->cno = ints(m, h->nl);
     h->cfirst = ints(m, h->nl);
@@ -118,11 +115,10 @@ static void layout(Model *m, Hw *h)
     for (int32_t c = 1; c < h->nc; c++)
         h->cfirst[c] = h->cfirst[c - 1] + h->cnl[c - 1];
     h->clines = ints(m, h->nl);
-    for (int32_t l = 0; l < h->nl; l++) {
-        for (int32_t k = 0; k < l; k++)
-            h->lpos[l] += h->lctl[k] == h->lctl[l];
-        h->clines[h->cfirst[h->lctl[l]] + h->lpos[l]] = l;
-    }
+    for (int32_t c = 0, k = 0; c < h->nc; c++)
+        for (int32_t l = 0; l < h->nl; l++)
+            if (h->lctl[l] == c)
+                h->clines[k++] = l;
 }
 
 static uint32_t hw_thread_words(const Model *m)
@@ -138,49 +134,38 @@ static uint32_t hw_fixed_words(const Model *m)
 static int hw_setup(Model *m, char *err, size_t errlen)
 {
     Hw *h = lit_arena_alloc(m->arena, sizeof *h);
-    uint32_t nw, nl;
+    uint32_t nw;
     (void)err;
     (void)errlen;
     m->mstate = h;
     h->naive = m->naive;
     h->vol = m->p->config.val[LIT_CFG_WPQ] != 0;
+    h->ack_drain = h->vol && m->p->config.val[LIT_CFG_WT_ACK] == 0;
     layout(m, h);
     nw = (uint32_t)h->nw;
-    nl = (uint32_t)h->nl;
-    h->nlw = (nl + 63) / 64;
+    h->nlw = ((uint32_t)h->nl + 63) / 64;
+    h->ncw = ((uint32_t)h->nc + 63) / 64;
     h->npw = h->vol ? ((uint32_t)h->nc + 7) / 8 : 0;
-    if (h->naive) {
-        h->r_nvm = nw;
-        h->r_dirty = 2 * nw;
-        h->r_nwt = h->r_dirty + h->nlw;
-        h->r_ql = h->r_nwt + 1;
-        h->r_fixed = h->r_ql + (h->vol ? (uint32_t)h->nc : 0);
-        h->t_rq = 0;
-        h->t_wr = h->nlw;
-        h->t_pc = 2 * h->nlw;
-        h->t_stride = h->t_pc + h->npw;
-        return 0;
-    }
-    h->r_base = nw;
-    h->r_lh = 2 * nw;
-    h->r_lc = h->r_lh + nl;
-    h->r_cf = h->r_lc + nl;
-    h->r_fixed = h->r_cf + (h->vol ? (uint32_t)h->nc : 0);
-    h->t_pt = 0;
-    h->t_wr = nl;
-    h->t_pc = nl + h->nlw;
+    h->r_nvm = nw;
+    h->r_dirty = 2 * nw;
+    h->r_nwt = h->r_dirty + h->nlw;
+    h->r_ql = h->r_nwt + 1;
+    h->r_fixed = h->r_ql + (h->vol ? (uint32_t)h->nc : 0);
+    h->t_rq = 0;
+    h->t_wr = h->nlw;
+    h->t_pc = 2 * h->nlw;
     h->t_stride = h->t_pc + h->npw;
-    h->snap = lit_arena_alloc(m->arena,
-                              (2 * (size_t)nl + 1) * sizeof *h->snap);
-    h->ca = lit_arena_alloc(m->arena, ((size_t)h->maxlnw + 1) * sizeof *h->ca);
-    h->cb = lit_arena_alloc(m->arena, ((size_t)h->maxlnw + 1) * sizeof *h->cb);
-    /* every line lists at most (m+1)^2 pairs, m <= HW_MAXLOG in total */
-    h->npairs_cap = (HW_MAXLOG + 1) * (HW_MAXLOG + 1 + nl);
-    h->pairs = lit_arena_alloc(m->arena, 2 * (size_t)h->npairs_cap *
-                                         sizeof *h->pairs);
-    h->lslot = lit_arena_alloc(m->arena, ((size_t)nl + 1) * sizeof *h->lslot);
-    h->phash = lit_arena_alloc(m->arena, (HW_MAXLOG + 1) * (HW_MAXLOG + 1) *
-                                         sizeof *h->phash);
+    if (h->naive)
+        return 0;
+    h->need = lit_arena_alloc(m->arena, (3 * (size_t)h->nlw + 2 * h->ncw) *
+                                        sizeof *h->need);
+    /* a line's contents: NVM, one per write-through, the write-back */
+    h->nopt = ints(m, h->nl);
+    h->optat = ints(m, h->nl);
+    for (int32_t l = 1; l < h->nl; l++)
+        h->optat[l] = h->optat[l - 1] + (HW_MAXWT + 2) * h->lnw[l - 1];
+    h->opt = lit_arena_alloc(m->arena, (size_t)(HW_MAXWT + 2) *
+                                       ((size_t)nw + 1) * sizeof *h->opt);
     return 0;
 }
 
@@ -189,10 +174,7 @@ static void hw_init(Model *m, MdlState *s, uint32_t pm_off, const int64_t *img)
     const Hw *h = hw_of(m);
     for (int32_t i = 0; i < h->nw; i++)
         s->w[pm_off + (uint32_t)i] = (uint64_t)img[h->cword[i]];
-    if (h->naive)
-        mdl_hw_naive_init(m, s, pm_off);
-    else
-        mdl_hw_line_init(m, s, pm_off);
+    mdl_hw_hier_init(m, s, pm_off);
 }
 
 static int64_t hw_load(Model *m, MdlState *s, const MdlLaunch *L, int slot,
@@ -207,10 +189,8 @@ static int hw_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                     int32_t word, int64_t v, int op, MdlStepInfo *info,
                     MdlError *e)
 {
-    int32_t dw = hw_of(m)->cidx[word];
-    if (m->naive)
-        return mdl_hw_naive_store(m, s, L, slot, dw, v, op, info, e);
-    return mdl_hw_line_store(m, s, L, slot, dw, v, op, info, e);
+    return mdl_hw_hier_store(m, s, L, slot, hw_of(m)->cidx[word], v, op,
+                             info, e);
 }
 
 static int hw_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
@@ -218,13 +198,12 @@ static int hw_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                     MdlError *e)
 {
     int32_t dw = word >= 0 ? hw_of(m)->cidx[word] : -1;
+    (void)e;
     if ((in->op == LIT_CLWB || in->op == LIT_CLFLUSH) && dw < 0) {
         mdl_info_effect(info, "not persistent memory: no effect");
         return MDL_OK;
     }
-    if (m->naive)
-        return mdl_hw_naive_instr(m, s, L, slot, in, dw, info);
-    return mdl_hw_line_instr(m, s, L, slot, in, dw, info, e);
+    return mdl_hw_hier_instr(m, s, L, slot, in, dw, info);
 }
 
 /* pbar.wg and pbar.kr synchronize like bar.sync and grid.sync. */
@@ -239,15 +218,13 @@ static int hw_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
                       int n, int op, MdlStepInfo *info)
 {
     (void)op;
-    if (m->naive)
-        return mdl_hw_naive_pbar(m, s, L, first, n, info);
-    return mdl_hw_line_pbar(m, s, L, first, n, info);
+    return mdl_hw_hier_pbar(m, s, L, first, n, info);
 }
 
 static int hw_join(Model *m, MdlState *s, const MdlLaunch *L,
                    MdlStepInfo *info)
 {
-    int r = m->naive ? mdl_hw_naive_join(m, s, L) : mdl_hw_line_join(m, s, L);
+    int r = mdl_hw_hier_join(m, s, L);
     /* said once, by the thread step that ends the kernel */
     if (r == MDL_BLOCKED && info && info->gtid >= 0)
         mdl_info_effect(info, "kernel %s ends; its join waits for "
@@ -264,52 +241,44 @@ static void hw_visible(const Model *m, const MdlState *s, uint32_t pm_off,
         pm[h->cword[i]] = (int64_t)s->w[pm_off + (uint32_t)i];
 }
 
+/* --naive: NVM; default: NVM of every state the events reach. */
 static int hw_image_fn(Model *m, const MdlState *s, uint32_t pm_off,
                        MdlImageFn fn, void *ctx)
 {
     const Hw *h = hw_of(m);
     if (!h->naive)
-        return mdl_hw_image_all(m, s, pm_off, fn, ctx);
+        return mdl_hw_closure_images(m, s, pm_off, fn, ctx);
     memset(m->img, 0, (size_t)m->p->pm_words * sizeof *m->img);
     for (int32_t i = 0; i < h->nw; i++)
         m->img[h->cword[i]] = (int64_t)s->w[pm_off + h->r_nvm + (uint32_t)i];
     return fn(ctx, m->img, 0);
 }
 
-/* Default mode: the one event is the completion of a blocked join (every
-   thread done, the launch not over). */
+/* --naive: every event; default: those a thread's next step needs. */
 static int hw_events(Model *m, const MdlState *s, const MdlLaunch *L,
                      uint32_t *codes, int max)
 {
-    if (m->naive)
-        return mdl_hw_naive_events(m, s, L, codes, max);
-    if (L->kernel < 0 || mdl_terminal(m, s) || max < 1)
-        return 0;
-    for (int32_t i = 0; i < L->nthreads; i++)
-        if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
-            TS_DONE)
-            return 0;
-    codes[0] = HW_EV_JOIN;
-    return 1;
+    if (hw_of(m)->naive)
+        return mdl_hw_hier_events(m, s, L, codes, max);
+    return mdl_hw_lazy_events(m, s, L, codes, max);
 }
 
 static int hw_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
                     MdlStepInfo *info)
 {
-    if (m->naive)
-        return mdl_hw_naive_event(m, s, L, code, info);
-    if (info)
-        snprintf(info->instr, sizeof info->instr, "join of kernel %s",
-                 m->p->kernels[L->kernel].name);
-    return mdl_hw_line_join_event(m, s, L, info);
+    return mdl_hw_hier_event(m, s, L, code, info);
 }
 
+/* Images carry no pending-store slots: witnesses show the events. */
 static int hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
                       MdlPending *out, int max)
 {
-    if (m->naive)
-        return 0;
-    return mdl_hw_image_pending(m, s, pm_off, out, max);
+    (void)m;
+    (void)s;
+    (void)pm_off;
+    (void)out;
+    (void)max;
+    return 0;
 }
 
 const MdlOps mdl_hw_ops = {

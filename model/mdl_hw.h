@@ -4,94 +4,100 @@
  * write-pending queues and NVM (DESIGN section 4; specs/hw.md is the long
  * form, with the argument that the two modes agree).
  *
- *   mdl_hw.c        the ops table, the layout of PM words into lines and
- *                   controllers, what both modes share (loads, visibility)
- *   mdl_hw_naive.c  --naive: the literal hardware state; every eviction,
- *                   request completion and queue drain is an explicit event
- *   mdl_hw_line.c   default mode: per line a log of the writes since a base
- *                   snapshot and the set of candidate "last write-back"
- *                   points; fences and barriers prune candidates in the step
- *   mdl_hw_frame.c  default mode, volatile WPQ: the per-controller history
- *                   of line summaries a crash may still observe
- *   mdl_hw_image.c  default mode: crash images, pending writes, inclusion
+ *   mdl_hw.c          the ops table, the layout of PM words into lines and
+ *                     controllers, loads and visibility
+ *   mdl_hw_hier.c     the hierarchy as DESIGN states it: its state, the
+ *                     thread actions, and every eviction, write-through
+ *                     completion and queue drain as a model event
+ *   mdl_hw_lazy.c     default mode: which of those events are explored
+ *   mdl_hw_closure.c  default mode: the crash images of a state
+ *
+ * Both modes run on the same states and steps. --naive explores every
+ * event; the default mode only the events some thread's next step depends
+ * on (mdl_hw_lazy.c), and takes as a state's crash images the NVM of every
+ * state its events alone can reach (mdl_hw_closure.c). Its states are
+ * therefore naive states: it never stores more of them than --naive.
  *
  * Lines and controllers are dense: line l is the l-th PM line holding a
  * declared word, controller c the c-th controller owning such a line, both
  * in ascending order. Declared PM words are dense too (layout gaps are not
  * stored), and the words of one line are consecutive.
  *
- * REGION (from pm_off), both modes: VIS, the value loads see (L2), per
- * dense word. Then, default mode:
- *   BASE  per dense word: the line's contents at its log's base point
- *   LH    per line: log length m | W << 8
- *   LC    per line: candidate set C, bit j = "the last write-back of the
- *         line happened right after log entry j" (0 = the base point)
- *   CF    per controller, volatile only: the number of past frames
- *   then the logs of every line, in line order, two words per entry
- *   (dense word | kind << 32, value), then the past frames of every
- *   controller, in controller order, two words per line of the controller
- *   (m | W << 8, C).
- * Naive mode:
- *   NVM   per dense word: persistent memory
- *   DIRTY line bit set
- *   NWT   number of outstanding write-throughs
- *   QL    per controller, volatile only: entries | words << 16
- *   then the write-throughs, sorted by line and by age within a line (two
- *   words: dense word | (owner slot + 1) << 32, value), then each
- *   controller's queue, head first (header: dense line | HWQ_LINE or dense
- *   word | HWQ_WT, then the line's values or the word's value).
+ * REGION (from pm_off):
+ *   VIS    per dense word: the L2 contents, what loads see
+ *   NVM    per dense word: persistent memory
+ *   DIRTY  line bit set
+ *   NWT    number of outstanding write-throughs
+ *   QL     per controller, volatile WPQ only: entries | words << 16
+ *   then the write-throughs not yet written toward their controller,
+ *   sorted by line and by age within a line (two words: dense word |
+ *   (owner slot + 1) << 32, value), then each controller's queue, head
+ *   first: a header (dense line | HWQ_LINE, or dense word | HWQ_WT | (owner
+ *   slot + 1) << HWQ_OWNER_SHIFT when the write-through's request completes
+ *   only at the drain, wt_ack = nvm), then the line's values or the word's.
  *
- * THREAD WORDS (per slot of the launch). Default: per line p | wt << 8 (the
- * prune point of the thread's write-back requests, its last write-through),
- * then the line bit set "written since launch", then (volatile) one byte per
- * controller: the pcommit pointer. Naive: the line bit set of outstanding
- * write-back requests, "written since launch", then (volatile) one byte per
- * controller: queue entries ahead of the thread's pcommit.
+ * THREAD WORDS (per slot of the launch): the line bit set of outstanding
+ * write-back requests, the lines written since launch, then (volatile) one
+ * byte per controller: queue entries ahead of the thread's pcommit.
+ *
+ * Canonical form: a write-back request exists only on a dirty line (one on
+ * a clean line may complete at once with no effect); one thread's requests
+ * on one line are one bit (completing either writes the same line); a
+ * thread's pcommits are one count per controller (the newest waits for at
+ * least as many entries).
  */
 #ifndef GPMC_MDL_HW_H
 #define GPMC_MDL_HW_H
 
 #include "model/model_int.h"
 
-#define HW_MAXLOG 64            /* entries in all logs (bit sets of slots) */
-#define HW_MAXWT 64             /* outstanding write-throughs (naive) */
-#define HW_MAXFRAMES 255        /* past frames per controller */
+#define HW_MAXWT 64             /* outstanding write-throughs */
 #define HW_VAR_WORDS 8192       /* variable part of the region */
 #define HW_MAXEVENTS 128        /* mdl_successors asks for at most this */
-#define HW_EV_JOIN (3u << 20)   /* default mode: a blocked join completes */
 
-enum { HW_ST = 1, HW_WT = 2 };                  /* log entry kinds */
+/* Event kinds: write back a line, complete its oldest write-through,
+   drain a controller's head; and, default mode only, a write-back followed
+   by the drain of its whole queue (several naive events in one step). */
+enum { HW_EV_WB = 0, HW_EV_WT = 1, HW_EV_DRAIN = 2, HW_EV_WBD = 3 };
+#define HW_EV_CODE(k, i) ((uint32_t)(k) << 20 | (uint32_t)(i))
+#define HW_EV_KIND(code) ((int)((code) >> 20))
+#define HW_EV_ARG(code) ((int)((code) & 0xFFFFFu))
+
 #define HWQ_LINE (1ull << 32)
 #define HWQ_WT (2ull << 32)
+#define HWQ_OWNER_SHIFT 40
+#define HW_LOW(x) ((int32_t)((x) & 0xFFFFFFFFu))
+#define HW_WT_OWNER(x) ((int32_t)((x) >> 32) - 1)
+#define HWQ_OWNER(x) ((int32_t)((x) >> HWQ_OWNER_SHIFT) - 1)
 
 typedef struct {
-    int naive, vol;
+    int naive;                          /* explore every event */
+    int vol;                            /* wpq = volatile */
+    int ack_drain;                      /* a write-through's request
+                                           completes at its drain (volatile
+                                           WPQ, wt_ack = nvm) */
     int32_t nw, nl, nc;                 /* dense words, lines, controllers */
-    uint32_t nlw, npw;                  /* words of a line set; of the
+    uint32_t nlw, ncw, npw;             /* words of a line bit set, of a
+                                           controller bit set, of the
                                            per-controller byte vector */
     int32_t *cword;                     /* dense word -> PM word address */
     int32_t *cidx;                      /* PM word -> dense word, -1 gap */
     int32_t *wline;                     /* dense word -> line */
     int32_t *lfirst, *lnw, *lno;        /* line -> first word, count, number */
-    int32_t *lctl, *lpos;               /* line -> controller, index in it */
+    int32_t *lctl;                      /* line -> controller */
     int32_t *cfirst, *cnl, *cno;        /* controller -> first index into
                                            clines, count, number */
     int32_t *clines;                    /* lines grouped by controller */
-    int32_t maxlnw;                     /* most words on one line */
     /* region offsets */
-    uint32_t r_base, r_lh, r_lc, r_cf;  /* default */
-    uint32_t r_nvm, r_dirty, r_nwt, r_ql;       /* naive */
-    uint32_t r_fixed;
+    uint32_t r_nvm, r_dirty, r_nwt, r_ql, r_fixed;
     /* thread word offsets */
-    uint32_t t_pt, t_rq, t_wr, t_pc, t_stride;
+    uint32_t t_rq, t_wr, t_pc, t_stride;
     /* default-mode scratch */
-    uint64_t *snap;                     /* 2 words per line: LH, LC */
-    int16_t orig[HW_MAXLOG + 1];        /* slot -> slot before the step */
-    int64_t *ca, *cb;                   /* line contents */
-    uint16_t *pairs;                    /* image enumeration: (j, k) */
-    uint64_t *phash;
-    uint32_t *lslot;                    /* first slot of each line */
-    uint32_t npairs_cap;
+    uint64_t *need;                     /* mdl_hw_lazy.c: 3 line and 2
+                                           controller bit sets */
+    int64_t *opt;                       /* mdl_hw_closure.c: per line, its
+                                           contents at optat[l] */
+    int32_t *nopt, *optat;
 } Hw;
 
 static inline Hw *hw_of(const Model *m)
@@ -129,6 +135,46 @@ static inline void hw_setbyte(MdlState *s, uint32_t at, int c, int v)
     mdl_set(s, k, (s->w[k] & ~(0xFFull << sh)) | ((uint64_t)v << sh));
 }
 
+static inline int hw_nwt(const Hw *h, const MdlState *s, uint32_t pm_off)
+{
+    return (int)s->w[pm_off + h->r_nwt];
+}
+
+/* Index of outstanding write-through j. */
+static inline uint32_t hw_wt_at(const Hw *h, uint32_t pm_off, int j)
+{
+    return pm_off + h->r_fixed + 2u * (uint32_t)j;
+}
+
+/* Entries and words of controller c's queue. */
+static inline int hw_ql_n(const Hw *h, const MdlState *s, uint32_t pm_off,
+                          int c)
+{
+    return (int)(s->w[pm_off + h->r_ql + (uint32_t)c] & 0xFFFFu);
+}
+
+static inline uint32_t hw_ql_words(const Hw *h, const MdlState *s,
+                                   uint32_t pm_off, int c)
+{
+    return (uint32_t)(s->w[pm_off + h->r_ql + (uint32_t)c] >> 16);
+}
+
+/* Index of the head of controller c's queue. */
+static inline uint32_t hw_queue_at(const Hw *h, const MdlState *s,
+                                   uint32_t pm_off, int c)
+{
+    uint32_t at = hw_wt_at(h, pm_off, hw_nwt(h, s, pm_off));
+    for (int k = 0; k < c; k++)
+        at += hw_ql_words(h, s, pm_off, k);
+    return at;
+}
+
+/* Words of the queue entry whose header is hd. */
+static inline uint32_t hw_entry_len(const Hw *h, uint64_t hd)
+{
+    return hd & HWQ_LINE ? (uint32_t)h->lnw[HW_LOW(hd)] + 1 : 2;
+}
+
 /* Opens n zero words at index at (the tail moves up) / closes n words at
    at (the tail moves down), keeping the hash and the zero tail. */
 void mdl_hw_open(MdlState *s, uint32_t at, uint32_t n);
@@ -138,90 +184,30 @@ void mdl_hw_describe(const Model *m, int l, const int64_t *v, char *buf,
                      size_t len);
 void mdl_hw_limit(MdlError *e, const char *what);
 
-/* mdl_hw_naive.c */
-void mdl_hw_naive_init(Model *m, MdlState *s, uint32_t pm_off);
-int mdl_hw_naive_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                       int32_t dw, int64_t v, int op, MdlStepInfo *info,
-                       MdlError *e);
-int mdl_hw_naive_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                       const LitInstr *in, int32_t dw, MdlStepInfo *info);
-int mdl_hw_naive_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
-                      int n, MdlStepInfo *info);
-int mdl_hw_naive_join(Model *m, MdlState *s, const MdlLaunch *L);
-int mdl_hw_naive_events(Model *m, const MdlState *s, const MdlLaunch *L,
-                        uint32_t *codes, int max);
-int mdl_hw_naive_event(Model *m, MdlState *s, const MdlLaunch *L,
-                       uint32_t code, MdlStepInfo *info);
-
-/* mdl_hw_line.c: the state of one line's summary */
-typedef struct {
-    int m, W;
-    uint64_t C;
-} HwLine;
-
-/* One default-mode hook call (mdl_hw_line.c): its context, and what its
-   end needs from its beginning. */
-typedef struct {
-    MdlState *s;
-    const MdlLaunch *L;
-    Hw *h;
-    MdlStepInfo *info;
-    MdlError *e;
-    int drained;                        /* every WPQ drained in this call */
-    int norig;                          /* entries of h->orig */
-    int npre;                           /* slots before the step */
-} HwStep;
-
-void mdl_hw_line_init(Model *m, MdlState *s, uint32_t pm_off);
-int mdl_hw_line_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+/* mdl_hw_hier.c */
+void mdl_hw_hier_init(Model *m, MdlState *s, uint32_t pm_off);
+int mdl_hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                       int32_t dw, int64_t v, int op, MdlStepInfo *info,
                       MdlError *e);
-int mdl_hw_line_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                      const LitInstr *in, int32_t dw, MdlStepInfo *info,
-                      MdlError *e);
-int mdl_hw_line_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
+int mdl_hw_hier_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
+                      const LitInstr *in, int32_t dw, MdlStepInfo *info);
+int mdl_hw_hier_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                      int n, MdlStepInfo *info);
-/* MDL_BLOCKED while a thread of L has a request outstanding; the join
-   event then completes them all. */
-int mdl_hw_line_join(Model *m, MdlState *s, const MdlLaunch *L);
-int mdl_hw_line_join_event(Model *m, MdlState *s, const MdlLaunch *L,
-                           MdlStepInfo *info);
-HwLine mdl_hw_line_get(const Hw *h, const MdlState *s, uint32_t pm_off, int l);
-void mdl_hw_line_put(const Hw *h, MdlState *s, uint32_t pm_off, int l,
-                     const HwLine *ln);
-int mdl_hw_line_nlog(const Hw *h, const MdlState *s, uint32_t pm_off);
-/* Index of line l's first log entry in the state. */
-uint32_t mdl_hw_line_log(const Hw *h, const MdlState *s, uint32_t pm_off,
-                         int l);
-/* Index of the last st entry at or before entry i of line l (0: none). */
-int mdl_hw_line_last_st(const Hw *h, const MdlState *s, uint32_t pm_off,
-                        int l, int i);
+/* Whether thread slot t has a request outstanding. */
+int mdl_hw_hier_outstanding(const Hw *h, const MdlState *s,
+                            const MdlLaunch *L, int t);
+int mdl_hw_hier_join(Model *m, MdlState *s, const MdlLaunch *L);
+int mdl_hw_hier_events(Model *m, const MdlState *s, const MdlLaunch *L,
+                       uint32_t *codes, int max);
+int mdl_hw_hier_event(Model *m, MdlState *s, const MdlLaunch *L,
+                      uint32_t code, MdlStepInfo *info);
 
-/* mdl_hw_frame.c */
-uint32_t mdl_hw_frame_at(const Hw *h, const MdlState *s, uint32_t pm_off,
-                         int c);
-int mdl_hw_frame_count(const Hw *h, const MdlState *s, uint32_t pm_off,
-                       int c);
-/* Summary (m, W, C) of line l in past frame f of its controller. */
-HwLine mdl_hw_frame_line(const Hw *h, const MdlState *s, uint32_t pm_off,
-                         int f, int l);
-void mdl_hw_frame_drop(HwStep *x, int c, int k);
-void mdl_hw_frame_clear(HwStep *x);
-int mdl_hw_frame_update(HwStep *x);
-void mdl_hw_frame_shift(HwStep *x, int l, int g);
-int mdl_hw_frame_min(HwStep *x, int l);
+/* mdl_hw_lazy.c: the events of s the default mode explores. */
+int mdl_hw_lazy_events(Model *m, const MdlState *s, const MdlLaunch *L,
+                       uint32_t *codes, int max);
 
-/* mdl_hw_image.c */
-/* Contents of line l when its last write-back was right after entry j and
-   its write-throughs up to entry k had completed. */
-void mdl_hw_image_content(const Hw *h, const MdlState *s, uint32_t pm_off,
-                          int l, int j, int k, int64_t *out);
-/* Whether every line image of summary a is one of summary b (line l). */
-int mdl_hw_image_subset(const Hw *h, const MdlState *s, uint32_t pm_off,
-                        int l, const HwLine *a, const HwLine *b);
-int mdl_hw_image_all(Model *m, const MdlState *s, uint32_t pm_off,
-                     MdlImageFn fn, void *ctx);
-int mdl_hw_image_pending(const Model *m, const MdlState *s, uint32_t pm_off,
-                         MdlPending *out, int max);
+/* mdl_hw_closure.c: the NVM of every state the events of s can reach. */
+int mdl_hw_closure_images(Model *m, const MdlState *s, uint32_t pm_off,
+                          MdlImageFn fn, void *ctx);
 
 #endif

@@ -4,8 +4,9 @@
  *
  * Promises: a Model built from a LitProgram defines the initial state of the
  * main program and of recovery from a crash image; enumerates every
- * successor of a state (thread steps, and in naive mode the model's own
- * nondeterministic events: persists, evictions, drains) together with the
+ * successor of a state (thread steps, and the model's own nondeterministic
+ * events: persists, evictions, drains; all of them in naive mode, under hw
+ * in the default mode the ones a thread's next step needs) together with the
  * runtime errors a step raises; enumerates every crash image a state allows;
  * and reads the observable memory and registers of a state. A state is a
  * canonical vector of 64-bit words (equal vectors = equal states) carrying
@@ -162,7 +163,22 @@ typedef struct {
     uint64_t deps;                      /* D(s) as slot bits */
 } MdlPending;
 
-Model *mdl_new(const LitProgram *p, int model, int naive, char *err,
+/* How a Model explores (mdl_new's mode). MDL_NAIVE is DESIGN's literal
+   semantics and excludes the others; the others are the reductions of the
+   default mode, each of which keeps every crash image (on the words a
+   check can observe), terminal state, runtime error and livelock
+   (specs/checker.md, "Reductions"). */
+enum {
+    MDL_NAIVE = 1,
+    MDL_FUSE = 2,                       /* a thread's invisible steps run in
+                                           the step before them */
+    MDL_POR = 4,                        /* one thread's step alone where it
+                                           stands for all */
+    MDL_SLICE = 8                       /* persistency kept only for PM
+                                           words a check can observe */
+};
+
+Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen);
 void mdl_free(Model *m);
 uint32_t mdl_max_words(const Model *m);  /* upper bound on any state's len */
@@ -176,13 +192,21 @@ void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out);
    (deadlock, divergence). Returns the number of successors. */
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                    void *ctx);
-/* Replays one step of s into out; 0 ok, 1 the step failed (e filled),
-   -1 no such step. */
+/* The number of instructions transition `step` of s (as mdl_successors
+   gives it) executes: 1, or more when MDL_FUSE runs the invisible steps
+   after it. A witness replays them one by one with mdl_apply. */
+int mdl_chain(Model *m, const MdlState *s, uint32_t step);
+/* Whether a crash image's PM word w can matter to a check: always, unless
+   MDL_SLICE found that nothing reads it; then images hold its initial
+   value. */
+int mdl_observed(const Model *m, int32_t word);
+/* Replays one instruction (or model event) of s into out; 0 ok, 1 the
+   step failed (e filled), -1 no such step. */
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
               MdlStepInfo *info, MdlError *e);
 
-/* Executes step `step` of s in place, without describing it (acc may be
-   NULL); same results as mdl_apply. The cheap way to follow one given
+/* Executes one instruction (or model event) `step` of s in place, without
+   describing it (acc may be NULL); same results as mdl_apply. The cheap way to follow one given
    schedule, as the timing model does. */
 int mdl_step(Model *m, MdlState *s, uint32_t step, MdlAccess *acc,
              MdlError *e);
@@ -228,6 +252,20 @@ int mdl_decode(const Model *m, const MdlState *s, int slot, MdlInstr *out);
 /* Whether thread slot i of the current launch can take a step now
    (running, not waiting or done). */
 int mdl_thread_ready(const Model *m, const MdlState *s, int slot);
+/* Whether thread slot i of the current launch has finished (a thread that
+   waits at a barrier at the end of its body finishes when it releases). */
+int mdl_thread_done(const Model *m, const MdlState *s, int slot);
+/* The current launch as a scheduler of its threads sees it (the timing
+   layer): the kernel (LitKernel index) and, per thread slot, its global
+   thread id, body and CTA; the slots of CTA c are [cta_first[c],
+   cta_first[c] + cta_count[c]). Valid as long as the Model. */
+typedef struct {
+    int32_t kernel, nthreads, ncta;
+    const int32_t *gtid, *body, *cta, *cta_first, *cta_count;
+} MdlLaunchView;
+void mdl_launch_view(const Model *m, const MdlState *s, MdlLaunchView *out);
+/* Index of the next instruction of thread slot i in its body. */
+uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot);
 /* Index of the current launch within its part (main or recovery). */
 int mdl_launch_index(const Model *m, const MdlState *s);
 
@@ -253,50 +291,5 @@ void mdl_word_name(const Model *m, int space, int32_t word, char *buf,
                    size_t len);
 /* Pending stores of s (abstract models); returns how many. */
 int mdl_pending(const Model *m, const MdlState *s, MdlPending *out, int max);
-
-/* ---- timing (mdl_time*.c; DESIGN section 4 "Timing", specs/timing.md) ----
- *
- * mdl_time runs the main program of p once, deterministically, on a
- * discrete-event model of the GPU memory hierarchy configured by
- * p->config, under the reference implementation of persistency model
- * `model` (LIT_STRICT … LIT_HW), and reports what it cost. Values, control
- * flow, barriers and launches come from the strict model stepped in place;
- * the timing model only decides when each warp issues and what each
- * instruction costs. Recovery is not timed. Same program: same costs.
- * Stall figures are warp-cycles summed over warps. nvm_writes and
- * nvm_bytes include end_writebacks: the PM lines still dirty in L2 when
- * the program ends, written back once so that models which flush and
- * models which do not are compared on the same data. */
-enum { MDL_TIME_OK, MDL_TIME_ERROR, MDL_TIME_LIMIT };
-
-typedef struct {
-    int64_t cycles;                     /* core cycles to the last join */
-    int64_t stall_fence;                /* sfence, membar, strict's fence */
-    int64_t stall_pbar;                 /* pbar*, psync, collective waits */
-    int64_t stall_bar;                  /* bar.sync, grid.sync */
-    int64_t stall_mem;                  /* operands in flight, LSU busy */
-    int64_t nvm_writes;                 /* NVM line writes (WPQ drains) */
-    int64_t nvm_bytes;                  /* bytes those writes carried */
-    int64_t l2_writebacks;              /* dirty L2 lines written back */
-    int64_t wpq_peak;                   /* most entries in one WPQ */
-    int64_t end_writebacks;             /* dirty PM lines at the end */
-    int64_t instructions;               /* warp instructions issued */
-    int status;                         /* MDL_TIME_* */
-    char error[160];                    /* runtime error or limit, or "" */
-} MdlCosts;
-
-#define MDL_NCOSTS 11
-/* "cycles", "stall_fence", …, "instructions": the int64 fields above in
-   order, as the results store's costs(metric, value) names them. */
-extern const char *const mdl_cost_names[MDL_NCOSTS];
-int64_t mdl_cost_value(const MdlCosts *c, int metric);
-
-/* 0 with *out filled (a runtime error of the program or the step bound
-   ends the run with out->status set, never a failure); nonzero when gpmc
-   itself cannot run it (unknown model, out of memory), message in err.
-   max_steps bounds the thread steps of the run (0: MDL_TIME_MAX_STEPS). */
-#define MDL_TIME_MAX_STEPS 20000000
-int mdl_time(const LitProgram *p, int model, int64_t max_steps,
-             MdlCosts *out, char *err, size_t errlen);
 
 #endif

@@ -61,18 +61,38 @@ typedef struct {
 } MdlLaunch;
 
 typedef struct MdlOps MdlOps;
+struct MdlRed;
+
+/* What a step did to the persistency state, recorded by models that keep
+   track (Model.fx_kept) and read by the reductions (mdl_reduce.h). */
+enum {
+    MDL_FX_GROW = 1,                    /* a pending store was added */
+    MDL_FX_SHRINK = 2,                  /* pending stores were persisted */
+    MDL_FX_SET = 4                      /* the persisted image changed */
+};
 
 struct Model {
     const LitProgram *p;
     int kind;                           /* LIT_STRICT … LIT_HW */
     const MdlPolicy *pol;               /* mdl_policy(kind) */
     int naive;
+    unsigned mode;                      /* MDL_NAIVE, MDL_FUSE, … */
+    struct MdlRed *red;                 /* reductions' data, or NULL */
+    unsigned fx;                        /* MDL_FX_* of the current step */
+    int fx_kept;                        /* the model sets fx */
+    uint32_t key_skip;                  /* region words before the part that
+                                           decides the crash images */
+    int projected;                      /* MDL_SLICE in effect: crash images
+                                           hold unobserved words at their
+                                           initial value */
+    int64_t *init_pm;                   /* declared initial PM, per word */
     const MdlOps *ops;
     int32_t nlaunch[2];                 /* main, recovery */
     MdlLaunch *launch[2];               /* nlaunch entries (at least 1) */
     uint32_t max_words;
     MdlState scratch;                   /* launch switches */
     MdlState succ;                      /* successors under construction */
+    MdlState trial;                     /* a step tried by the reductions */
     int64_t *img;                       /* pm_words, image enumeration */
     char notes[512];
     int noted;                          /* bit per note already given */
@@ -117,7 +137,7 @@ struct MdlOps {
                     int64_t *pm);
     /* The model's enabled events, as codes < MDL_STEP_EVENT: in naive mode
        its nondeterministic actions; in the default mode normally none (hw:
-       the completion of a kernel join that waits for requests). */
+       those some thread's next step waits for or would make unobservable). */
     int (*events)(Model *m, const MdlState *s, const MdlLaunch *L,
                   uint32_t *codes, int max);
     int (*event)(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
@@ -137,11 +157,18 @@ void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
                    int slot, MdlInstr *d);
 int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
                     int slot, const LitOperand *o);
+int64_t mdl_special(const LitKernel *k, int32_t gtid, int sreg);
 int mdl_compare(int cmp, int64_t a, int64_t b);
 int mdl_branch_cmp(int op);                 /* LitCmp of beq … bge */
 void mdl_note(Model *m, int id, const char *text);
 void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* mdl_exec.c: runs one instruction (or model event) `step` of s in place,
+   with the releases and joins it enables. MDL_OK, MDL_FAILED, MDL_BLOCKED
+   or MDL_NOSTEP. */
+int mdl_exec_step(Model *m, MdlState *s, const MdlLaunch *L, uint32_t step,
+                  MdlStepInfo *info, MdlAccess *acc, MdlError *e);
 
 /* Bit sets over pending-store slots. */
 static inline uint64_t mdl_bits_drop(uint64_t x, uint64_t removed)

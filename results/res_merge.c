@@ -2,50 +2,54 @@
    identified by (started_at, argv, host), a test by its content (name, path,
    sha256, params), a check by (run, test, model, config); ids are remapped.
    Inputs are read in the order given, each in id order, and the whole merge
-   is one transaction: the output gets all of it or nothing. */
+   is one transaction: the output gets all of it or nothing.
+   An input is data from anywhere, so before it is opened the ordinary way
+   (which may bring an older file up to date) nothing in it may run code
+   (structure), and before anything is copied it must be exactly what gpmc
+   writes (verify): the same schema objects with the same SQL as a fresh
+   database, SQLite's integrity and foreign-key checks clean, and every
+   value of its column's declared type. Everything runs under a
+   time limit (an SQLite progress handler), so not even a database that
+   gets past those can make the merge hang. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "litmus/litmus.h"
 #include "results/results_int.h"
 
 typedef struct {
-    int64_t *src, *dst;
-    int n, cap;
+    int64_t src, dst;
+} IdPair;
+
+typedef struct {
+    IdPair *v;                          /* src ascending (read in id order) */
+    size_t n, cap;
 } IdMap;
 
-static void map_put(IdMap *m, int64_t src, int64_t dst)
+static int map_put(ResDb *db, IdMap *m, int64_t src, int64_t dst)
 {
-    if (m->n == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 256;
-        m->src = realloc(m->src, sizeof *m->src * (size_t)m->cap);
-        m->dst = realloc(m->dst, sizeof *m->dst * (size_t)m->cap);
-        if (!m->src || !m->dst)
-            abort();
-    }
-    m->src[m->n] = src;
-    m->dst[m->n++] = dst;
+    if (LIT_GROW(m->v, m->cap, m->n + 1))
+        return res_sql_fail(db, RES_EINTERNAL, "merge: out of memory");
+    m->v[m->n++] = (IdPair){src, dst};
+    return RES_OK;
 }
 
-/* Sources are read in id order, so src[] is sorted. */
 static int64_t map_get(const IdMap *m, int64_t src)
 {
-    int lo = 0, hi = m->n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (m->src[mid] == src)
-            return m->dst[mid];
-        if (m->src[mid] < src)
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->v[mid].src == src)
+            return m->v[mid].dst;
+        if (m->v[mid].src < src)
             lo = mid + 1;
         else
-            hi = mid - 1;
+            hi = mid;
     }
     return -1;
-}
-
-static void map_free(IdMap *m)
-{
-    free(m->src);
-    free(m->dst);
 }
 
 typedef struct {
@@ -110,8 +114,8 @@ static int merge_runs(Merge *g)
         } else if (f == 0) {
             if (!(rc = bind_row(g, ins, 1, from, 1)) &&
                 !(rc = write_row(g->dst, ins)))
-                map_put(&g->runs, sqlite3_column_int64(from, 0),
-                        sqlite3_last_insert_rowid(g->dst->db));
+                rc = map_put(g->dst, &g->runs, sqlite3_column_int64(from, 0),
+                             sqlite3_last_insert_rowid(g->dst->db));
         } else {
             int64_t id = sqlite3_column_int64(find, 0);
             /* A later finish (or the first one) of the same run wins. */
@@ -122,7 +126,9 @@ static int merge_runs(Merge *g)
                 sqlite3_bind_int64(upd, 3, id);
                 rc = write_row(g->dst, upd);
             }
-            map_put(&g->runs, sqlite3_column_int64(from, 0), id);
+            if (!rc)
+                rc = map_put(g->dst, &g->runs, sqlite3_column_int64(from, 0),
+                             id);
         }
     }
     if (!rc && s < 0)
@@ -165,8 +171,8 @@ static int merge_tests(Merge *g)
         if (f < 0)
             rc = -f;
         else if (f > 0)
-            map_put(&g->tests, sqlite3_column_int64(from, 0),
-                    sqlite3_column_int64(find, 0));
+            rc = map_put(g->dst, &g->tests, sqlite3_column_int64(from, 0),
+                         sqlite3_column_int64(find, 0));
     }
     if (!rc && s < 0)
         rc = -s;
@@ -283,40 +289,376 @@ out:
     return rc;
 }
 
+/* ---- verification ------------------------------------------------------ */
+
+/* The rows of a query (one text argument, or none when arg is NULL) as
+   text: the columns of a row separated by blanks, one line a row. */
+static int rows_text(ResDb *db, LitStr *out, const char *sql,
+                     const char *arg)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(db, &st, sql, arg ? "t" : "", arg);
+    if (rc)
+        return rc;
+    int s, n = sqlite3_column_count(st);
+    while ((s = res_sql_step(db, st)) > 0)
+        for (int i = 0; i < n; i++)
+            lit_str_printf(out, "%s%c", res_sql_text(st, i),
+                           i + 1 < n ? ' ' : '\n');
+    sqlite3_finalize(st);
+    if (s < 0)
+        return -s;
+    return out->failed ? res_sql_fail(db, RES_EINTERNAL, "merge: out of "
+                                      "memory") : RES_OK;
+}
+
+/* The schema objects of db, one "type name tbl_name sql" line each, sorted:
+   what must be identical to a fresh gpmc database's. */
+static int schema_text(ResDb *db, LitStr *out)
+{
+    return rows_text(db, out, "SELECT type, name, tbl_name, coalesce(sql, '')"
+                     " FROM sqlite_schema ORDER BY type, name", NULL);
+}
+
+/* Length of "type name" at the start of a schema line. */
+static size_t key_len(const char *line, size_t n)
+{
+    const char *sp = memchr(line, ' ', n);
+    sp = sp ? memchr(sp + 1, ' ', n - (size_t)(sp + 1 - line)) : NULL;
+    return sp ? (size_t)(sp - line) : n;
+}
+
+/* What the first difference between two schema texts is, for a message.
+   Lines sort by type then name, so the smaller key is the one the other
+   side lacks. */
+static void schema_difference(const char *have, const char *want, char *buf,
+                              size_t len)
+{
+    size_t a, b;
+    for (;;) {
+        a = strcspn(have, "\n");
+        b = strcspn(want, "\n");
+        if (a != b || memcmp(have, want, a) || !a)
+            break;
+        have += a + 1;
+        want += b + 1;
+    }
+    size_t ka = key_len(have, a), kb = key_len(want, b);
+    int order = !a ? 1 : !b ? -1 : memcmp(have, want, ka < kb ? ka : kb);
+    if (!order && ka != kb)
+        order = ka < kb ? -1 : 1;
+    if (!order)
+        snprintf(buf, len, "its %.*s differs from gpmc's", (int)ka, have);
+    else if (order < 0)
+        snprintf(buf, len, "it has a %.*s that gpmc does not create",
+                 (int)ka, have);
+    else
+        snprintf(buf, len, "it has no %.*s", (int)kb, want);
+}
+
+/* Steps a reporting PRAGMA once: 1 with *st on its first row, 0 when it
+   has none, negative on error (*st is finalized but for 1). */
+static int first_row(ResDb *db, const char *sql, sqlite3_stmt **st)
+{
+    int rc = res_sql_prepare(db, st, sql, "");
+    if (rc)
+        return -rc;
+    int s = res_sql_step(db, *st);
+    if (s != 1)
+        sqlite3_finalize(*st);
+    return s;
+}
+
+/* SQLite's own check of the file: pages, indexes, NOT NULL and CHECK. */
+static int integrity(ResDb *db, const char *path)
+{
+    sqlite3_stmt *st;
+    int s = first_row(db, "PRAGMA integrity_check(1)", &st), rc = RES_OK;
+    if (s < 0)
+        return -s;
+    if (s > 0 && strcmp(res_sql_text(st, 0), "ok"))
+        rc = res_sql_fail(db, RES_EINPUT, "%s: corrupt database: %s", path,
+                          res_sql_text(st, 0));
+    if (s > 0)
+        sqlite3_finalize(st);
+    return rc;
+}
+
+/* No row refers to a run, test or check that is not there. */
+static int no_dangling_ids(ResDb *db, const char *path)
+{
+    sqlite3_stmt *st;
+    int s = first_row(db, "PRAGMA foreign_key_check", &st);
+    if (s <= 0)
+        return -s;
+    int rc = res_sql_fail(db, RES_EINPUT, "%s: %s row %lld refers to a"
+                          " missing %s row", path, res_sql_text(st, 0),
+                          (long long)sqlite3_column_int64(st, 1),
+                          res_sql_text(st, 2));
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Storage classes a column of declared type decl may hold. */
+static const char *classes(const char *decl, int notnull)
+{
+    if (!strcmp(decl, "INTEGER"))
+        return notnull ? "'integer'" : "'integer', 'null'";
+    if (!strcmp(decl, "REAL"))
+        return notnull ? "'real'" : "'real', 'null'";
+    return notnull ? "'text'" : "'text', 'null'";
+}
+
+/* Every value of every table of db is of its column's declared type (SQLite
+   itself would store 'lots' in an INTEGER column). The tables and columns
+   are the reference's, known to equal db's. */
+static int typed_values(ResDb *db, ResDb *ref, const char *path)
+{
+    sqlite3_stmt *tabs, *cols = NULL;
+    int rc = res_sql_prepare(ref, &tabs, "SELECT name FROM sqlite_schema"
+                             " WHERE type = 'table' ORDER BY name", "");
+    if (rc)
+        return rc;
+    int s;
+    while (!rc && (s = res_sql_step(ref, tabs)) > 0) {
+        const char *table = res_sql_text(tabs, 0);
+        if ((rc = res_sql_prepare(ref, &cols, "SELECT name, type, \"notnull\""
+                                  " OR pk FROM pragma_table_info(?)", "t",
+                                  table)))
+            break;
+        int c;
+        while (!rc && (c = res_sql_step(ref, cols)) > 0) {
+            char sql[512];
+            const char *col = res_sql_text(cols, 0);
+            snprintf(sql, sizeof sql, "SELECT rowid, typeof(\"%s\") FROM"
+                     " \"%s\" WHERE typeof(\"%s\") NOT IN (%s) LIMIT 1", col,
+                     table, col, classes(res_sql_text(cols, 1),
+                                         sqlite3_column_int(cols, 2)));
+            sqlite3_stmt *bad;
+            if ((rc = res_sql_prepare(db, &bad, sql, "")))
+                break;
+            int b = res_sql_step(db, bad);
+            if (b > 0)
+                rc = res_sql_fail(db, RES_EINPUT, "%s: %s row %lld: %s is %s,"
+                                  " not %s", path, table,
+                                  (long long)sqlite3_column_int64(bad, 0), col,
+                                  res_sql_text(bad, 1),
+                                  res_sql_text(cols, 1));
+            else if (b < 0)
+                rc = -b;
+            sqlite3_finalize(bad);
+        }
+        if (!rc && c < 0)
+            rc = -c;
+        sqlite3_finalize(cols);
+    }
+    if (!rc && s < 0)
+        rc = -s;
+    sqlite3_finalize(tabs);
+    return rc;
+}
+
+/* db (at path) is exactly what gpmc writes. ref is a fresh database. */
+static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
+                  const char *path)
+{
+    LitStr have = {0};
+    int rc = schema_text(db, &have);
+    if (!rc && strcmp(have.s ? have.s : "", ref_schema)) {
+        char what[256];
+        schema_difference(have.s ? have.s : "", ref_schema, what,
+                          sizeof what);
+        rc = res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results database:"
+                          " %s", path, what);
+    }
+    lit_str_free(&have);
+    if (!rc)
+        rc = integrity(db, path);
+    if (!rc)
+        rc = no_dangling_ids(db, path);
+    if (!rc)
+        rc = typed_values(db, ref, path);
+    return rc;
+}
+
+/* The columns of a table as PRAGMA table_info gives them, one line each. */
+static int columns_text(ResDb *db, const char *table, LitStr *out)
+{
+    return rows_text(db, out, "SELECT name, type, \"notnull\","
+                     " coalesce(dflt_value, ''), pk FROM pragma_table_info(?)"
+                     " ORDER BY cid", table);
+}
+
+/* One object of db's schema against the reference: RES_OK when gpmc
+   creates an object of that type and name, on the same table, and (a
+   table) with the same columns; else a message. */
+static int known_object(ResDb *db, ResDb *ref, const char *path,
+                        const char *type, const char *name,
+                        const char *table)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(ref, &st, "SELECT tbl_name FROM sqlite_schema"
+                             " WHERE type = ? AND name = ?", "tt", type, name);
+    if (rc)
+        return rc;
+    int s = res_sql_step(ref, st);
+    int same = s > 0 && !strcmp(res_sql_text(st, 0), table);
+    sqlite3_finalize(st);
+    if (s < 0)
+        return -s;
+    if (s == 0)
+        return res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results database:"
+                            " it has a %s %s that gpmc does not create", path,
+                            type, name);
+    if (same && !strcmp(type, "table")) {
+        LitStr have = {0}, want = {0};
+        if (!(rc = columns_text(db, name, &have)) &&
+            !(rc = columns_text(ref, name, &want)))
+            same = !strcmp(have.s ? have.s : "", want.s ? want.s : "");
+        lit_str_free(&have);
+        lit_str_free(&want);
+        if (rc)
+            return rc;
+    }
+    return same ? RES_OK
+                : res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results"
+                               " database: its %s %s differs from gpmc's",
+                               path, type, name);
+}
+
+/* Before a file is opened the ordinary way (which brings a file of an
+   earlier gpmc up to date, running statements on it): nothing in it may
+   run code of its own (a trigger), be something else than gpmc's object
+   of that name (a view for a table), or have other columns. Objects may
+   be missing, and view texts differ, in a legitimately older file. */
+static int structure(ResDb *db, ResDb *ref, const char *path)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(db, &st, "SELECT type, name, tbl_name FROM"
+                             " sqlite_schema ORDER BY type, name", "");
+    if (rc)
+        return rc;
+    int s;
+    while (!rc && (s = res_sql_step(db, st)) > 0)
+        rc = known_object(db, ref, path, res_sql_text(st, 0),
+                          res_sql_text(st, 1), res_sql_text(st, 2));
+    sqlite3_finalize(st);
+    return !rc && s < 0 ? -s : rc;
+}
+
+/* A read error of an input (a corrupt page SQLite meets late, the time
+   limit) is the input's fault. */
+static int input_error(ResDb *db, int rc)
+{
+    int code = sqlite3_errcode(db->db) & 0xff;
+    if (rc == RES_EINTERNAL && (code == SQLITE_CORRUPT ||
+                                code == SQLITE_NOTADB))
+        return RES_EINPUT;
+    return rc;
+}
+
+/* The structure of the file at path, before it is opened for real. */
+static int inspect(const char *path, ResDb *ref, double deadline,
+                   double timeout_s, char *err, size_t errlen)
+{
+    ResDb *db;
+    int rc = res_open(path, RES_INSPECT, &db, err, errlen);
+    if (rc)
+        return rc;
+    res_sql_deadline(db, deadline, timeout_s);
+    if ((rc = input_error(db, structure(db, ref, path))))
+        snprintf(err, errlen, "%s", res_errmsg(db));
+    res_close(db);
+    return rc;
+}
+
+/* Open and verify one input; *db stays open on success. */
+static int open_input(const char *path, ResDb *ref, const char *ref_schema,
+                      double deadline, double timeout_s, ResDb **db,
+                      char *err, size_t errlen)
+{
+    *db = NULL;
+    int rc = inspect(path, ref, deadline, timeout_s, err, errlen);
+    if (!rc)
+        rc = res_open(path, RES_READONLY, db, err, errlen);
+    if (rc)
+        return rc;
+    res_sql_deadline(*db, deadline, timeout_s);
+    rc = input_error(*db, verify(*db, ref, ref_schema, path));
+    if (rc) {
+        snprintf(err, errlen, "%s", res_errmsg(*db));
+        res_close(*db);
+        *db = NULL;
+    }
+    return rc;
+}
+
+static void remove_db(const char *path)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+        unlink(p);
+    }
+}
+
 int res_merge(const char *out_path, const char *const *in, int nin,
-              char *err, size_t errlen)
+              double timeout_s, char *err, size_t errlen)
 {
     if (nin < 1) {
         snprintf(err, errlen, "merge: no input databases");
         return RES_EINPUT;
     }
-    /* Check every input before the output is created or touched. */
-    for (int i = 0; i < nin; i++) {
-        ResDb *src;
-        int rc = res_open(in[i], RES_READONLY, &src, err, errlen);
-        if (rc)
-            return rc;
-        res_close(src);
-    }
-    ResDb *dst;
-    int rc = res_open(out_path, RES_READWRITE, &dst, err, errlen);
+    double deadline = timeout_s > 0 ? res_sql_clock() + timeout_s : 0;
+    ResDb *ref;
+    int rc = res_open(":memory:", RES_READWRITE, &ref, err, errlen);
     if (rc)
         return rc;
-    rc = res_sql_exec(dst, "BEGIN IMMEDIATE", "");
+    LitStr ref_schema = {0};
+    if ((rc = schema_text(ref, &ref_schema))) {
+        snprintf(err, errlen, "%s", res_errmsg(ref));
+        goto done;
+    }
+    /* Verify every input before the output is created or touched. */
+    for (int i = 0; !rc && i < nin; i++) {
+        ResDb *src;
+        rc = open_input(in[i], ref, ref_schema.s, deadline, timeout_s, &src,
+                        err, errlen);
+        res_close(src);
+    }
+    if (rc)
+        goto done;
+    struct stat sb;
+    int existed = stat(out_path, &sb) == 0;
+    ResDb *dst;
+    if (existed && (rc = inspect(out_path, ref, deadline, timeout_s, err,
+                                 errlen)))
+        goto done;
+    if ((rc = res_open(out_path, RES_READWRITE, &dst, err, errlen)))
+        goto done;
+    res_sql_deadline(dst, deadline, timeout_s);
+    if (existed && (rc = verify(dst, ref, ref_schema.s, out_path)))
+        rc = input_error(dst, rc);
+    if (!rc)
+        rc = res_sql_exec(dst, "BEGIN IMMEDIATE", "");
     for (int i = 0; !rc && i < nin; i++) {
         Merge g = {dst, NULL, {0}, {0}};
-        rc = res_open(in[i], RES_READONLY, &g.src, err, errlen);
+        rc = open_input(in[i], ref, ref_schema.s, deadline, timeout_s, &g.src,
+                        err, errlen);
         if (rc) {
             res_sql_fail(dst, rc, "%s", err);
             break;
         }
         if (!(rc = merge_runs(&g)) && !(rc = merge_tests(&g)))
             rc = merge_checks(&g);
-        if (rc && g.src->err[0] && !dst->err[0])
+        if (rc && g.src->err[0] && !dst->err[0]) {
+            rc = input_error(g.src, g.src->timed_out ? RES_EINPUT : rc);
             res_sql_fail(dst, rc, "%s", g.src->err);
+        }
         res_close(g.src);
-        map_free(&g.runs);
-        map_free(&g.tests);
+        lit_free(g.runs.v);
+        lit_free(g.tests.v);
     }
     if (!rc)
         rc = res_sql_exec(dst, "COMMIT", "");
@@ -325,5 +667,10 @@ int res_merge(const char *out_path, const char *const *in, int nin,
         snprintf(err, errlen, "%s", dst->err);
     }
     res_close(dst);
+    if (rc && !existed)
+        remove_db(out_path);
+done:
+    lit_str_free(&ref_schema);
+    res_close(ref);
     return rc;
 }

@@ -57,7 +57,7 @@ static int open_once(const char *path, int mode, ResDb **out, char *err,
 {
     *out = NULL;
     struct stat sb;
-    if (mode == RES_READONLY && stat(path, &sb) != 0) {
+    if (mode != RES_READWRITE && stat(path, &sb) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return RES_EINPUT;
     }
@@ -66,7 +66,7 @@ static int open_once(const char *path, int mode, ResDb **out, char *err,
         snprintf(err, errlen, "%s: out of memory", path);
         return RES_EINTERNAL;
     }
-    db->readonly = mode == RES_READONLY;
+    db->readonly = mode != RES_READWRITE;
     int flags = db->readonly ? SQLITE_OPEN_READONLY
                              : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     if (sqlite3_open_v2(path, &db->db, flags, NULL) != SQLITE_OK) {
@@ -84,7 +84,7 @@ static int open_once(const char *path, int mode, ResDb **out, char *err,
         if (rc)
             return open_fail(db, rc, err, errlen);
         res_guard_install(db);
-        rc = res_schema_init(db, path, 0);
+        rc = mode == RES_READONLY ? res_schema_init(db, path, 0) : RES_OK;
     } else {
         rc = res_sql_exec(db, "PRAGMA foreign_keys = ON", "");
         if (!rc)

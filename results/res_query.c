@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "litmus/litmus.h"
 #include "results/results_int.h"
 
 /* Past blanks, comments and (with semis) semicolons. */
@@ -113,7 +114,10 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
     lit_free(cells);
     lit_free(kinds);
     /* A failure while stepping is the statement's (e.g. a bad argument to a
-       function): an input error. */
+       function, or the time limit): an input error. */
+    if (s < 0 && db->timed_out)
+        return res_sql_fail(db, RES_EINPUT, "query: timed out after %g s"
+                            " (see --timeout)", db->limit_s);
     if (s < 0)
         return res_sql_fail(db, RES_EINPUT, "query: %s",
                             sqlite3_errmsg(db->db));

@@ -146,15 +146,18 @@ static int check_version(ResDb *db, const char *path)
         return RES_EINTERNAL;
     sqlite3_stmt *st;
     if (!has_meta ||
-        res_sql_prepare(db, &st, "SELECT value FROM meta WHERE key = ?",
-                        "t", "schema_version"))
+        res_sql_prepare(db, &st, "SELECT value, typeof(value) = 'text'"
+                        " FROM meta WHERE key = ?", "t", "schema_version"))
         return res_sql_fail(db, RES_EINPUT,
                             "%s: not a gpmc results database (no meta table)",
                             path);
     int s = res_sql_step(db, st);
     char version[64] = "";
-    if (s > 0)
+    int text = 0;
+    if (s > 0) {
         snprintf(version, sizeof version, "%s", res_sql_text(st, 0));
+        text = sqlite3_column_int(st, 1);
+    }
     sqlite3_finalize(st);
     if (s < 0)
         return RES_EINTERNAL;
@@ -162,12 +165,13 @@ static int check_version(ResDb *db, const char *path)
         return res_sql_fail(db, RES_EINPUT,
                             "%s: not a gpmc results database"
                             " (no schema_version in meta)", path);
-    char *end;
-    long v = strtol(version, &end, 10);
-    if (*version == '\0' || *end != '\0' || v != RES_SCHEMA_VERSION)
+    /* Exactly the text gpmc writes: not ' 1', '01' or the integer 1. */
+    char want[16];
+    snprintf(want, sizeof want, "%d", RES_SCHEMA_VERSION);
+    if (!text || strcmp(version, want))
         return res_sql_fail(db, RES_EINPUT,
-                            "%s: schema version %s, this gpmc writes version %d",
-                            path, version, RES_SCHEMA_VERSION);
+                            "%s: schema version %s, this gpmc writes version"
+                            " %d", path, version, RES_SCHEMA_VERSION);
     return RES_OK;
 }
 

@@ -94,6 +94,40 @@ int res_sql_rebind(ResDb *db, sqlite3_stmt *st, const char *fmt, ...)
     return rc;
 }
 
+double res_sql_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Called every PROGRESS_OPS virtual-machine steps; nonzero interrupts. */
+static int past_deadline(void *ctx)
+{
+    ResDb *db = ctx;
+    if (res_sql_clock() < db->deadline)
+        return 0;
+    db->timed_out = 1;
+    return 1;
+}
+
+enum { PROGRESS_OPS = 1000 };
+
+void res_sql_deadline(ResDb *db, double deadline, double limit_s)
+{
+    db->deadline = deadline;
+    db->limit_s = limit_s;
+    db->timed_out = 0;
+    sqlite3_progress_handler(db->db, deadline > 0 ? PROGRESS_OPS : 0,
+                             deadline > 0 ? past_deadline : NULL, db);
+}
+
+void res_time_limit(ResDb *db, double seconds)
+{
+    res_sql_deadline(db, seconds > 0 ? res_sql_clock() + seconds : 0,
+                     seconds);
+}
+
 int res_sql_step(ResDb *db, sqlite3_stmt *st)
 {
     int rc = sqlite3_step(st);
@@ -101,6 +135,9 @@ int res_sql_step(ResDb *db, sqlite3_stmt *st)
         return 1;
     if (rc == SQLITE_DONE)
         return 0;
+    if (db->timed_out)
+        return -res_sql_fail(db, RES_EINPUT, "timed out after %g s",
+                             db->limit_s);
     return -res_sql_fail(db, RES_EINTERNAL, "results: %s",
                          sqlite3_errmsg(db->db));
 }

@@ -21,7 +21,10 @@
 
 typedef struct ResDb ResDb;
 
-enum { RES_READWRITE = 0, RES_READONLY = 1 };
+/* RES_INSPECT: read-only like RES_READONLY, but neither the schema version
+   is checked nor an older file brought up to date: to look at a file from
+   anywhere before anything runs on it (merge verifies its inputs so). */
+enum { RES_READWRITE = 0, RES_READONLY = 1, RES_INSPECT = 2 };
 
 /* Error codes. RES_EINPUT: the user's fault (missing or foreign database,
    other schema version, bad or refused SQL, unknown report or id);
@@ -101,6 +104,12 @@ int res_check_failures(ResDb *db, const char *sha256, const char *model,
                        const char *config, const char *version,
                        int64_t *nfail, int64_t *check_id);
 
+/* From now on, statements on db stop once `seconds` have passed (an SQLite
+   progress handler), failing with RES_EINPUT and "timed out after S s";
+   0 lifts the limit. So a hostile or runaway query (an endless recursive
+   CTE) cannot hang a reader. */
+void res_time_limit(ResDb *db, double seconds);
+
 /* Output formats of query, report, show and time: a fixed-width text
    table, CSV (RFC 4180, a header line, NULL empty) or JSON (an array of
    objects, numbers as numbers, NULL as null). */
@@ -165,8 +174,12 @@ int res_violation_ids(ResDb *db, int64_t check_id, int64_t *ids, int max);
 int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out);
 int res_show_check(ResDb *db, int64_t id, int dot, FILE *out);
 /* Copy the inputs into out_path (created if needed) without duplicates,
-   in one transaction; every input is checked before out_path is touched. */
+   in one transaction; every input (and an existing out_path) is verified
+   first: exactly gpmc's schema, SQLite's integrity and foreign-key checks,
+   every value of its column's type. A bad input is RES_EINPUT and leaves
+   out_path as it was (not created when it did not exist). The whole merge
+   stops after timeout_s seconds (0: no limit), also RES_EINPUT. */
 int res_merge(const char *out_path, const char *const *in, int nin,
-              char *err, size_t errlen);
+              double timeout_s, char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,9 @@ struct ResDb {
     int readonly;
     char denied[256];                   /* why the guard refused, or "" */
     int denied_schema;                  /* refused: a write to the schema */
+    double deadline;                    /* CLOCK_MONOTONIC s; 0: none */
+    double limit_s;                     /* the limit it came from */
+    int timed_out;                      /* the progress handler stopped it */
     char err[1024];
 };
 
@@ -36,7 +39,12 @@ int res_sql_prepare(ResDb *db, sqlite3_stmt **st, const char *sql,
 int res_sql_vprepare(ResDb *db, sqlite3_stmt **st, const char *sql,
                      const char *fmt, va_list ap);
 int res_sql_rebind(ResDb *db, sqlite3_stmt *st, const char *fmt, ...);
-/* One step: 1 row, 0 done, negative (-RES_EINTERNAL) error (message set). */
+/* Stop statements at an absolute deadline (res_sql_clock seconds); the
+   limit_s it is reported as. deadline 0: no limit. */
+void res_sql_deadline(ResDb *db, double deadline, double limit_s);
+double res_sql_clock(void);             /* CLOCK_MONOTONIC, seconds */
+/* One step: 1 row, 0 done, negative error (message set): -RES_EINPUT when
+   the time limit stopped it, else -RES_EINTERNAL. */
 int res_sql_step(ResDb *db, sqlite3_stmt *st);
 /* Prepare, bind, step to the end, finalize. */
 int res_sql_exec(ResDb *db, const char *sql, const char *fmt, ...);

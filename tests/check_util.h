@@ -35,13 +35,16 @@ typedef struct {
     int64_t max_states, max_steps;
 } CuOpts;
 
-static ChkReport *cu_run_opts(const LitProgram *p, int model, const CuOpts *co)
+/* Runs with the reductions `reduce` (CHK_R_*) of the default mode. */
+static ChkReport *cu_run_reduce(const LitProgram *p, int model,
+                                const CuOpts *co, unsigned reduce)
 {
     ChkOptions o;
     ChkReport *r = NULL;
     char err[256];
     chk_options_default(&o);
     o.model = model;
+    o.reduce = reduce;
     if (co) {
         o.naive = co->naive;
         if (co->depth)
@@ -54,6 +57,13 @@ static ChkReport *cu_run_opts(const LitProgram *p, int model, const CuOpts *co)
     }
     assert_int_equal(chk_run(p, &o, &r, err, sizeof err), 0);
     return r;
+}
+
+static __attribute__((unused)) ChkReport *cu_run_opts(const LitProgram *p,
+                                                      int model,
+                                                      const CuOpts *co)
+{
+    return cu_run_reduce(p, model, co, CHK_R_ALL);
 }
 
 static __attribute__((unused)) ChkReport *cu_run(const LitProgram *p, int model)

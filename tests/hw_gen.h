@@ -2,7 +2,8 @@
  * hw_gen.h — random small litmus programs for the hw model's equivalence
  * tests: 1-3 threads (one CTA or several, sometimes a second kernel and a
  * recovery kernel), 2-4 PM words pinned to 1-3 lines of four words, lines
- * on one, two or eight controllers, a durable or volatile WPQ, and bodies
+ * on one, two or eight controllers, a durable or volatile WPQ with either
+ * write-through acknowledgement (wt_ack = nvm or wpq), and bodies
  * drawn from st, st.wt, ld, atom.add, clwb, clflush, l2wb, pcommit, sfence,
  * membar.cta, pbar, pbar.wg, pbar.kr, psync and bar.sync (grid.sync on
  * several CTAs), which order the threads. The same seed gives the
@@ -110,7 +111,8 @@ static void hg_all_zero(HwGen *g, const char *quant)
 
 /* Writes the program of `seed` into buf (len bytes); size >= 1 scales the
    number of instructions per thread. */
-static void hg_program(uint64_t seed, int size, char *buf, size_t len)
+static __attribute__((unused)) void hg_program(uint64_t seed, int size,
+                                              char *buf, size_t len)
 {
     static const int ctls[3] = {1, 2, 8};
     HwGen g;
@@ -125,6 +127,7 @@ static void hg_program(uint64_t seed, int size, char *buf, size_t len)
     nlines = 1 + hg_pick(&g, 3);
     hg_put(&g, "test R%llu\n", (unsigned long long)seed);
     hg_put(&g, "config wpq = %s\n", hg_pick(&g, 2) ? "volatile" : "durable");
+    hg_put(&g, "config wt_ack = %s\n", hg_pick(&g, 2) ? "wpq" : "nvm");
     hg_put(&g, "config line_bytes = 32\n");
     hg_put(&g, "config controllers = %d\n", ctls[hg_pick(&g, 3)]);
     for (int i = 0; i < g.nwords; i++)

@@ -226,7 +226,8 @@ static void test_livelock(void **state)
     lit_program_free(p);
 }
 
-/* Limits end the check as incomplete, with the reason. */
+/* Limits end the check as incomplete, with the reason (the explorer's own
+   limits: no reduction). */
 static void test_limits(void **state)
 {
     LitProgram *p = cu_parse(
@@ -236,15 +237,15 @@ static void test_limits(void **state)
     CuOpts small = {0, 0, 0, 10, 0}, shallow = {0, 0, 0, 0, 3};
     ChkReport *r;
     (void)state;
-    r = cu_run_opts(p, LIT_EPOCH, &small);
+    r = cu_run_reduce(p, LIT_EPOCH, &small, 0);
     assert_int_equal(r->status, CHK_INCOMPLETE);
     assert_string_equal(r->reason, "max-states (10) reached");
     chk_report_free(r);
-    r = cu_run_opts(p, LIT_EPOCH, &shallow);
+    r = cu_run_reduce(p, LIT_EPOCH, &shallow, 0);
     assert_int_equal(r->status, CHK_INCOMPLETE);
     assert_string_equal(r->reason, "max-steps (3) reached");
     chk_report_free(r);
-    r = cu_run(p, LIT_EPOCH);
+    r = cu_run_reduce(p, LIT_EPOCH, NULL, 0);
     assert_int_equal(r->status, CHK_DONE);
     /* 4 threads, 3 pcs each, states merged whatever the interleaving */
     assert_int_equal(r->states, 81);

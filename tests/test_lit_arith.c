@@ -192,6 +192,46 @@ static void test_folded_immediates(void **state)
     lit_program_free(p);
 }
 
+/* Constant expressions nest at most LIT_MAX_DEPTH deep: '(' and unary
+   '-' each count. The review's crashes (29 k parentheses, 200 k minus
+   signs) end in one error; the count starts afresh after it. */
+static void test_expression_depth(void **state)
+{
+    (void)state;
+    char *opens = repeat("test t\nparam N = ", "(", "", 128, "");
+    char *negs = repeat(opens, "-", "", 128, "7");
+    char *src = repeat(negs, ")", "", 128, "\n");
+    LitProgram *p = parse_ok(src);
+    assert_int_equal(p->params[0].value, 7);
+    lit_program_free(p);
+    free(src);
+    free(negs);
+    free(opens);
+    static const struct {
+        const char *open, *close;
+        int n, col;
+    } cases[] = {
+        {"(", ")", 257, 11 + 256}, {"(", ")", 29000, 11 + 256},
+        {"-", "", 257, 11 + 256}, {"-", "", 200000, 11 + 256},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *head = repeat("test t\nparam N = ", cases[i].open, "",
+                            cases[i].n, "1");
+        char *tail = repeat("", cases[i].close, "", cases[i].n,
+                            "\nparam M = ((((-1))))\npm a[M]\n");
+        char *bad = repeat(head, tail, "", 1, "");
+        char want[160];
+        snprintf(want, sizeof want, "t.litmus:2:%d: error: expression nested "
+                 "too deeply (more than 256 levels)\n"
+                 "t.litmus:4:6: error: size of 'a' must be positive, got -1\n",
+                 cases[i].col);
+        assert_string_equal(parse_fail(bad), want);
+        free(bad);
+        free(tail);
+        free(head);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_constant_errors),
         cmocka_unit_test(test_no_cascade),
         cmocka_unit_test(test_folded_immediates),
+        cmocka_unit_test(test_expression_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

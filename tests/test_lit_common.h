@@ -58,6 +58,22 @@ static inline const char *parse_fail(const char *src)
 #define assert_error(src, msg) \
     assert_string_equal(parse_fail(src), msg "\n")
 
+/* PREFIX, then UNIT n times joined by SEP, then SUFFIX (malloc'd): the
+   long and deep inputs of the limit tests. */
+static inline char *repeat(const char *prefix, const char *unit,
+                           const char *sep, int n, const char *suffix)
+{
+    LitStr s = {0};
+    lit_str_printf(&s, "%s", prefix);
+    for (int i = 0; i < n; i++)
+        lit_str_printf(&s, "%s%s", i ? sep : "", unit);
+    lit_str_printf(&s, "%s", suffix);
+    assert_false(s.failed);
+    char *text = strdup(s.s);
+    lit_str_free(&s);
+    return text;
+}
+
 /* The canonical text of p; the caller frees it. */
 static inline char *print_str(const LitProgram *p)
 {

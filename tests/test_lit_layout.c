@@ -136,6 +136,31 @@ static void test_pinned_packing(void **state)
     lit_program_free(p);
 }
 
+/* Many pinned declarations (the layout sorts them rather than comparing
+   every pair): packing per line, and the first earlier declaration an
+   overlapping one meets is the one named. */
+static void test_many_pinned(void **state)
+{
+    (void)state;
+    LitStr s = {0};
+    lit_str_printf(&s, "test t\n");
+    for (int i = 0; i < 20000; i++)
+        lit_str_printf(&s, "pm a%d line %d\npm b%d line 1\n", i, 2000 + 2 * i,
+                       i);
+    LitProgram *p = parse_ok(s.s);
+    at(p, 2 * 19999, "a19999", 16 * 41998, 41998);
+    at(p, 2 * 7 + 1, "b7", 16 + 7, 1);
+    at(p, 2 * 19999 + 1, "b19999", 16 + 19999, 1250);
+    lit_program_free(p);
+    lit_str_printf(&s, "pm z[40] line 2007\npm y[2] line 1000\n");
+    assert_string_equal(parse_fail(s.s),
+                        "t.litmus:40002:10: error: pinned 'z' (lines "
+                        "2007..2009) overlaps 'a4' (line 2008)\n"
+                        "t.litmus:40003:9: error: pinned 'y' (line 1000) "
+                        "overlaps 'b15984' (line 1000)\n");
+    lit_str_free(&s);
+}
+
 static void test_overlap(void **state)
 {
     (void)state;
@@ -207,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_spec_example),
         cmocka_unit_test(test_unpinned),
         cmocka_unit_test(test_pinned_packing),
+        cmocka_unit_test(test_many_pinned),
         cmocka_unit_test(test_overlap),
         cmocka_unit_test(test_line_bytes),
         cmocka_unit_test(test_space_limit),

@@ -36,6 +36,26 @@ static void test_test_statement(void **state)
     assert_error("", "t.litmus:1:1: error: a test must start with 'test NAME'");
     assert_error("// nothing\n",
                  "t.litmus:1:1: error: a test must start with 'test NAME'");
+    /* found by fuzzing: a lexical error where the name should be was not
+       reported, and the file parsed with no name; a control byte ended up
+       in the name or the description, which printing cannot keep */
+    assert_error("test /* x", "t.litmus:1:6: error: unterminated comment");
+    LitDiag d;
+    LitProgram *q = NULL;
+    lit_diag_init(&d);
+    assert_int_equal(lit_parse_bytes("t.litmus", "test\0=W+wtt", 11, NULL, &q,
+                                     &d), 1);
+    assert_null(q);
+    assert_string_equal(d.text, "t.litmus:1:5: error: invalid character "
+                                "'\\x00'\n");
+    lit_diag_free(&d);
+    assert_error("test ab\001c",
+                 "t.litmus:1:8: error: invalid character '\\x01'");
+    assert_error("test a \"x\001y\"",
+                 "t.litmus:1:10: error: invalid character in string '\\x01'");
+    p = parse_ok("test a \"tab\there\"");
+    assert_string_equal(p->doc, "tab\there");
+    lit_program_free(p);
 }
 
 static void test_param_statement(void **state)
@@ -760,6 +780,114 @@ static void test_many_syntax_errors(void **state)
         "t.litmus:13:39: error: expected 'ok' or 'no', found end of line\n");
 }
 
+/* ---- depth limits ------------------------------------------------------ */
+
+#define HDR "test t\npm x\nkernel k grid 1 block 1 { nop }\n"
+#define DEEP "t.litmus:4:%d: error: condition nested too deeply (more than " \
+             "256 levels)\n"
+
+/* The pieces of a deep condition: PRE, OPEN n times, UNIT (n times
+   joined by SEP when SEP is set, else once), CLOSE n times, POST. */
+typedef struct {
+    const char *pre, *open, *unit, *sep, *close, *post;
+} Deep;
+
+static char *deep_cond(const Deep *d, int n)
+{
+    char *head = repeat(HDR "check final exists (", d->pre, "", 1, "");
+    char *opens = repeat(head, d->open, "", n, "");
+    char *tail = repeat("", d->close, "", n, "");
+    char *post = repeat(tail, d->post, "", 1, ")\n");
+    char *src = repeat(opens, d->unit, d->sep, *d->sep ? n : 1, post);
+    free(head);
+    free(opens);
+    free(tail);
+    free(post);
+    return src;
+}
+
+/* At the limit the condition parses, prints and reads back; one more
+   level is one error at column COL; the hostile size (one of the review's
+   crashes) one error at HCOL, and no stack overflow. Nesting is bounded
+   on the way down (the 257th open construct), heights on the way up. */
+static void limit(const Deep *d, int ok_n, int col, int hostile_n, int hcol)
+{
+    char want[128];
+    char *src = deep_cond(d, ok_n);
+    LitProgram *p = parse_ok(src);
+    assert_roundtrip(p);
+    lit_program_free(p);
+    free(src);
+    src = deep_cond(d, ok_n + 1);
+    snprintf(want, sizeof want, DEEP, col);
+    assert_string_equal(parse_fail(src), want);
+    free(src);
+    src = deep_cond(d, hostile_n);
+    snprintf(want, sizeof want, DEEP, hcol);
+    assert_string_equal(parse_fail(src), want);
+    free(src);
+}
+
+static void test_condition_depth(void **state)
+{
+    (void)state;
+    /* the 257th '(' (the check's own parentheses do not count) */
+    limit(&(Deep){"", "(", "x == 1", "", ")", ""}, 256, 20 + 257, 18000,
+          20 + 257);
+    /* 254 '!' over x == 1 make a tree 256 high; with 255 the outermost
+       '!' is too high */
+    limit(&(Deep){"", "!", "(x == 1)", "", "", ""}, 254, 21, 75000, 20 + 257);
+    /* a left-deep chain: the k-th operator's node is k + 2 high (k + 1
+       over leaves) */
+    limit(&(Deep){"", "", "x == 1", " && ", "", ""}, 255, 27 + 254 * 10 + 1,
+          200000, 27 + 254 * 10 + 1);
+    limit(&(Deep){"", "", "x == 1", " || ", "", ""}, 255, 27 + 254 * 10 + 1,
+          200000, 27 + 254 * 10 + 1);
+    limit(&(Deep){"", "", "x", " + ", "", " == 1"}, 255, 22 + 255 * 4 + 1,
+          200000, 22 + 255 * 4 + 1);
+    limit(&(Deep){"", "", "x", " * ", "", " == 1"}, 255, 22 + 255 * 4 + 1,
+          200000, 22 + 255 * 4 + 1);
+    /* unary minus over a location does not fold: NEG nodes; with 255 of
+       them the comparison is too high */
+    limit(&(Deep){"x == ", "-", "x", "", "", ""}, 254, 23, 200000, 25 + 257);
+}
+
+/* '->' is right-associative: its recursion is bounded as it descends
+   (the 257th '->'), the height of the tree as it returns (the first). */
+static void test_implication_depth(void **state)
+{
+    (void)state;
+    char want[128];
+    const Deep imp = {"", "", "x == 1", " -> ", "", ""};
+    char *src = deep_cond(&imp, 255);
+    LitProgram *p = parse_ok(src);
+    assert_roundtrip(p);
+    lit_program_free(p);
+    free(src);
+    src = deep_cond(&imp, 256);
+    snprintf(want, sizeof want, DEEP, 28);
+    assert_string_equal(parse_fail(src), want);
+    free(src);
+    src = deep_cond(&imp, 200000);
+    snprintf(want, sizeof want, DEEP, 28 + 256 * 10);
+    assert_string_equal(parse_fail(src), want);
+    free(src);
+}
+
+/* A condition too deep ends its statement only: the next one is read. */
+static void test_depth_error_recovers(void **state)
+{
+    (void)state;
+    char *src = deep_cond(&(Deep){"", "", "x == 1", " && ", "", ""}, 300);
+    char *two = repeat(src, "check final exists (x ==)\n", "", 1, "");
+    assert_string_equal(parse_fail(two),
+                        "t.litmus:4:2568: error: condition nested too deeply "
+                        "(more than 256 levels)\n"
+                        "t.litmus:5:25: error: expected a term, found ')'\n");
+    free(two);
+    free(src);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -781,6 +909,9 @@ int main(void)
         cmocka_unit_test(test_condition_syntax_errors),
         cmocka_unit_test(test_layout_of_text),
         cmocka_unit_test(test_many_syntax_errors),
+        cmocka_unit_test(test_condition_depth),
+        cmocka_unit_test(test_implication_depth),
+        cmocka_unit_test(test_depth_error_recovers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,6 +216,38 @@ static void test_sizes_and_limits(void **state)
                  "t.litmus:2:15: error: line must be >= 0, got -1");
 }
 
+/* What bounds the memory a file can make the front end use: instructions
+   per body, threads of all kernels together, errors reported. */
+static void test_resource_limits(void **state)
+{
+    (void)state;
+    char *src = repeat("test t\nkernel k grid 1 block 1 {\n", "nop", "\n",
+                       (1 << 20) + 2, "\n}\n");
+    assert_string_equal(parse_fail(src),
+                        "t.litmus:1048579:1: error: too many instructions: a "
+                        "body holds at most 1048576\n");
+    free(src);
+    src = repeat("test t\n", "kernel k grid 1024 block 1024 { }", "\n", 17,
+                 "\n");
+    /* every kernel is named k: the duplicates are reported too */
+    const char *d = parse_fail(src);
+    assert_non_null(strstr(d, "t.litmus:18:10: error: kernel 'k' brings the "
+                              "file to 17825792 threads; at most 16777216 are "
+                              "allowed in all kernels together\n"));
+    assert_null(strstr(d, "t.litmus:17:10: error: kernel 'k' brings"));
+    free(src);
+    src = repeat("test t\n", "bogus", "\n", 1500, "\n");
+    d = parse_fail(src);
+    int lines = 0;
+    for (const char *c = d; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 1001);
+    assert_non_null(strstr(d, "t.litmus:1001:1: error: unknown statement "
+                              "'bogus'\nt.litmus: error: too many errors; "
+                              "stopped after 1000\n"));
+    free(src);
+}
+
 /* Out-of-range indices in instructions are runtime errors, not parse
    errors (DESIGN section 2). */
 static void test_instruction_index_not_checked(void **state)
@@ -360,8 +392,8 @@ static void test_config_api(void **state)
     lit_config_defaults(&c);
     assert_int_equal(c.set, 0);
     static const double defaults[LIT_NCONFIG] = {
-        0, 128, 20, 1.8, 24, 2048, 16, 8, 1.2, 1.4, 160, 480, 160, 160, 16,
-        64,
+        0, 0, 128, 20, 1.8, 24, 2048, 16, 8, 1.2, 1.4, 160, 480, 160, 160,
+        16, 64, 0, 2048, 15, 32, 40, 20, 32, 2048,
     };
     for (int k = 0; k < LIT_NCONFIG; k++) {
         assert_true(c.val[k] == defaults[k]);
@@ -393,6 +425,40 @@ static void test_config_api(void **state)
     assert_int_not_equal(lit_config_set(&c, LIT_CFG_SMS, "4 ", msg,
                                         sizeof msg), 0);
     assert_true(c.val[LIT_CFG_SMS] == 20);
+}
+
+/* A preset sets every other key to its machine's value and prints as
+   itself; later keys override it; in a file it must come first. */
+static void test_config_preset(void **state)
+{
+    (void)state;
+    LitConfig c;
+    char msg[128], buf[64];
+    lit_config_defaults(&c);
+    assert_int_equal(lit_config_set(&c, LIT_CFG_SMS, "4", msg, sizeof msg),
+                     0);
+    assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "gpm", msg,
+                                    sizeof msg), 0);
+    assert_int_equal(c.set, 1u << LIT_CFG_PRESET);
+    assert_true(c.val[LIT_CFG_SMS] != 4);
+    lit_config_format(&c, LIT_CFG_PRESET, buf, sizeof buf);
+    assert_string_equal(buf, "gpm");
+    assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "lin", msg,
+                                    sizeof msg), 0);
+    assert_true(c.val[LIT_CFG_SMS] == 20);
+    assert_int_not_equal(lit_config_set(&c, LIT_CFG_PRESET, "fermi", msg,
+                                        sizeof msg), 0);
+    assert_string_equal(msg, "preset must be lin, gope or gpm, got 'fermi'");
+    LitProgram *p = parse_ok("test t\nconfig preset = gope\n"
+                             "config sms = 3\n");
+    assert_true(p->config.val[LIT_CFG_SMS] == 3);
+    assert_true(p->config.val[LIT_CFG_PRESET] == 1);
+    assert_int_equal(p->config.set,
+                     (1u << LIT_CFG_PRESET) | (1u << LIT_CFG_SMS));
+    lit_program_free(p);
+    assert_error("test t\nconfig sms = 3\nconfig preset = gope",
+                 "t.litmus:3:8: error: config preset must come before the "
+                 "other config keys ('sms' set at 2:8)");
 }
 
 static void test_recovered_needs_recover(void **state)
@@ -548,11 +614,13 @@ int main(void)
         cmocka_unit_test(test_register_terms),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_sizes_and_limits),
+        cmocka_unit_test(test_resource_limits),
         cmocka_unit_test(test_instruction_index_not_checked),
         cmocka_unit_test(test_condition_arrays),
         cmocka_unit_test(test_expect),
         cmocka_unit_test(test_config_values),
         cmocka_unit_test(test_config_api),
+        cmocka_unit_test(test_config_preset),
         cmocka_unit_test(test_recovered_needs_recover),
         cmocka_unit_test(test_initializers),
         cmocka_unit_test(test_defines),

@@ -128,7 +128,7 @@ static int teardown(void **state)
 static void merge_ok(const char *out, const char *const *in, int n)
 {
     char err[512];
-    if (res_merge(out, in, n, err, sizeof err))
+    if (res_merge(out, in, n, 0, err, sizeof err))
         fail_msg("res_merge: %s", err);
 }
 
@@ -208,21 +208,21 @@ static void test_bad_inputs_leave_no_output(void **state)
     char missing[256], want[512], err[512];
     fx_path(&fx->d, "missing.db", missing, sizeof missing);
     const char *in[] = {fx->in[0], missing};
-    assert_int_equal(res_merge(fx->out, in, 2, err, sizeof err), RES_EINPUT);
+    assert_int_equal(res_merge(fx->out, in, 2, 0, err, sizeof err), RES_EINPUT);
     snprintf(want, sizeof want, "%s: No such file or directory", missing);
     assert_string_equal(err, want);
     assert_int_equal(access(fx->out, F_OK), -1);
 
     fx_raw(fx->shard[2], "UPDATE meta SET value = '7'"
                          " WHERE key = 'schema_version'");
-    assert_int_equal(res_merge(fx->out, fx->in, NSHARDS, err, sizeof err),
+    assert_int_equal(res_merge(fx->out, fx->in, NSHARDS, 0, err, sizeof err),
                      RES_EINPUT);
     snprintf(want, sizeof want,
              "%s: schema version 7, this gpmc writes version 1", fx->shard[2]);
     assert_string_equal(err, want);
     assert_int_equal(access(fx->out, F_OK), -1);
 
-    assert_int_equal(res_merge(fx->out, in, 0, err, sizeof err), RES_EINPUT);
+    assert_int_equal(res_merge(fx->out, in, 0, 0, err, sizeof err), RES_EINPUT);
     assert_string_equal(err, "merge: no input databases");
 
     char *argv[] = {fx->out};
@@ -232,6 +232,175 @@ static void test_bad_inputs_leave_no_output(void **state)
     char *argv3[] = {fx->out, fx->shard[0]};
     assert_int_equal(h_cmd_merge(2, argv3), H_OK);
     assert_int_equal(access(fx->out, F_OK), 0);
+}
+
+/* ---- hostile inputs ----------------------------------------------------
+
+   Each input is a good shard doctored behind gpmc's back; the merge must
+   refuse it with RES_EINPUT (exit 2) and this message, quickly, and leave
+   OUT as it was: absent when it did not exist, byte for byte when it did. */
+
+static const struct {
+    const char *sql, *msg;              /* msg follows "PATH: " */
+} hostile[] = {
+    /* the review's hang: runs a view over an endless recursive query */
+    {"ALTER TABLE runs RENAME TO runs0;"
+     " CREATE VIEW runs AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL"
+     " SELECT i + 1 FROM r) SELECT i AS run_id, 'x' AS started_at, NULL AS"
+     " finished_at, 'x' AS argv, 'x' AS version, 'x' AS host, 'done' AS"
+     " status FROM r",
+     "not a gpmc results database: its index runs_identity differs from"
+     " gpmc's"},
+    {"CREATE TRIGGER t AFTER INSERT ON runs BEGIN SELECT 1; END",
+     "not a gpmc results database: it has a trigger t that gpmc does not"
+     " create"},
+    /* an outdated view makes opening bring the file up to date, whose
+       statements would fire the trigger: refused before that */
+    {"DROP VIEW unexpected; CREATE VIEW unexpected AS SELECT 1;"
+     " CREATE TRIGGER u AFTER UPDATE ON results BEGIN SELECT 1; END",
+     "not a gpmc results database: it has a trigger u that gpmc does not"
+     " create"},
+    {"CREATE VIEW v AS SELECT 1",
+     "not a gpmc results database: it has a view v that gpmc does not"
+     " create"},
+    {"CREATE VIEW checks_view AS SELECT * FROM checks",
+     "not a gpmc results database: it has a view checks_view that gpmc does"
+     " not create"},
+    {"CREATE TABLE extra(x)",
+     "not a gpmc results database: it has a table extra that gpmc does not"
+     " create"},
+    {"DROP INDEX checks_run",
+     "not a gpmc results database: it has no index checks_run"},
+    {"ALTER TABLE costs ADD COLUMN extra",
+     "not a gpmc results database: its table costs differs from gpmc's"},
+    {"UPDATE checks SET model = X'00FF' WHERE check_id = 2",
+     "checks row 2: model is blob, not TEXT"},
+    {"UPDATE checks SET states = 'lots' WHERE check_id = 3",
+     "checks row 3: states is text, not INTEGER"},
+    {"UPDATE costs SET value = 'x' WHERE rowid = 1",
+     "costs row 1: value is text, not REAL"},
+    {"UPDATE checks SET run_id = 99 WHERE check_id = 1",
+     "checks row 1 refers to a missing runs row"},
+    {"UPDATE results SET check_id = 999 WHERE rowid = 1",
+     "results row 1 refers to a missing checks row"},
+    {"UPDATE meta SET value = ' 1' WHERE key = 'schema_version'",
+     "schema version  1, this gpmc writes version 1"},
+    {"UPDATE meta SET value = '01' WHERE key = 'schema_version'",
+     "schema version 01, this gpmc writes version 1"},
+    {"UPDATE meta SET value = X'31' WHERE key = 'schema_version'",
+     "schema version 1, this gpmc writes version 1"},
+    {"PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql ="
+     " replace(sql, 'status TEXT NOT NULL CHECK', 'status TEXT CHECK')"
+     " WHERE name = 'checks'",
+     "not a gpmc results database: its table checks differs from gpmc's"},
+};
+
+/* A fresh copy of shard 0 to doctor. */
+static void copy_shard(Fixture *fx, char *path, size_t len)
+{
+    static int n;
+    char name[32];
+    snprintf(name, sizeof name, "bad%d.db", n++);
+    fx_path(&fx->d, name, path, len);
+    merge_ok(path, fx->in, 1);
+}
+
+static void refused(const char *out, const char *bad, const char *msg)
+{
+    char err[1024], want[1024];
+    const char *in[] = {bad};
+    assert_int_equal(res_merge(out, in, 1, 0, err, sizeof err), RES_EINPUT);
+    snprintf(want, sizeof want, "%s: %s", bad, msg);
+    assert_string_equal(err, want);
+}
+
+static void test_hostile_inputs(void **state)
+{
+    Fixture *fx = *state;
+    char kept[256];
+    fx_path(&fx->d, "kept.db", kept, sizeof kept);
+    merge_ok(kept, fx->in + 1, 2);
+    char *before = dump(kept, physical, N(physical));
+    for (size_t i = 0; i < N(hostile); i++) {
+        char bad[256];
+        copy_shard(fx, bad, sizeof bad);
+        fx_raw(bad, hostile[i].sql);
+        size_t n0, n1;
+        char *bytes = fx_slurp(bad, &n0);
+        refused(fx->out, bad, hostile[i].msg);
+        assert_int_equal(access(fx->out, F_OK), -1);
+        refused(kept, bad, hostile[i].msg);
+        char *again = fx_slurp(bad, &n1);   /* the input untouched too */
+        assert_true(n0 == n1 && !memcmp(bytes, again, n0));
+        free(again);
+        free(bytes);
+    }
+    char *after = dump(kept, physical, N(physical));
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+    /* A view of another text is an older gpmc's: brought up to date. */
+    char old[256];
+    copy_shard(fx, old, sizeof old);
+    fx_raw(old, "DROP VIEW unexpected; CREATE VIEW unexpected AS SELECT 1");
+    const char *in[] = {old};
+    merge_ok(fx->out, in, 1);
+}
+
+/* A page of the file overwritten: SQLite's integrity check or a read of
+   the page says so, an input error either way. */
+static void test_corrupt_page(void **state)
+{
+    Fixture *fx = *state;
+    char bad[256], err[1024];
+    copy_shard(fx, bad, sizeof bad);
+    FILE *f = fopen(bad, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f), page = 4096;
+    assert_true(size >= 8 * page);
+    unsigned char junk[4096];
+    memset(junk, 0xA5, sizeof junk);
+    assert_int_equal(fseek(f, 5 * page, SEEK_SET), 0);
+    assert_int_equal(fwrite(junk, 1, sizeof junk, f), sizeof junk);
+    fclose(f);
+    const char *in[] = {fx->in[0], bad};
+    assert_int_equal(res_merge(fx->out, in, 2, 0, err, sizeof err),
+                     RES_EINPUT);
+    assert_int_equal(strncmp(err, bad, strlen(bad)), 0);
+    assert_int_equal(access(fx->out, F_OK), -1);
+}
+
+/* OUT itself is verified like an input before anything is written. */
+static void test_hostile_output(void **state)
+{
+    Fixture *fx = *state;
+    char err[1024], want[1024];
+    merge_ok(fx->out, fx->in, 1);
+    fx_raw(fx->out, "CREATE TRIGGER t AFTER INSERT ON checks BEGIN"
+                    " DELETE FROM runs; END");
+    char *before = dump(fx->out, physical, N(physical));
+    assert_int_equal(res_merge(fx->out, fx->in + 1, 2, 0, err, sizeof err),
+                     RES_EINPUT);
+    snprintf(want, sizeof want, "%s: not a gpmc results database: it has a"
+             " trigger t that gpmc does not create", fx->out);
+    assert_string_equal(err, want);
+    char *after = dump(fx->out, physical, N(physical));
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+}
+
+/* The whole merge runs under the time limit. */
+static void test_time_limit(void **state)
+{
+    Fixture *fx = *state;
+    char err[1024];
+    assert_int_equal(res_merge(fx->out, fx->in, NSHARDS, 1e-9, err,
+                               sizeof err), RES_EINPUT);
+    assert_non_null(strstr(err, "timed out after 1e-09 s"));
+    assert_int_equal(access(fx->out, F_OK), -1);
+    merge_ok(fx->out, fx->in, NSHARDS);
 }
 
 int main(void)
@@ -245,6 +414,12 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bad_inputs_leave_no_output,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_inputs, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_corrupt_page, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_output, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_time_limit, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpmc time: the table (exact, for a lone store whose costs are derived in
-# tests/test_mdl_time.c), -D and --config, --db rows, runtime errors
+# tests/test_tm_run.c), -D and --config, --db rows, runtime errors
 # (exit 1, an error line), input errors (file:line:col, exit 2), usage.
 set -eu
 : "${GPMC:?set GPMC to the gpmc binary}"
@@ -23,16 +23,17 @@ L:
 LIT
 
 # N = 1 under hw: mov at 0, the store at 1 acknowledged at 111 (the lone
-# store of test_mdl_time shifted by one cycle), four warp instructions.
-# Under strict the store is written through and fenced: ack at 129, the
-# warp waits from 2: 127 fence cycles; the add and blt follow: 131.
+# store of test_tm_run shifted by one cycle), four warp instructions.
+# Under strict the store is written through and fenced, acknowledged once
+# in NVM (wt_ack = nvm): ack at 1281, the warp waits from 2: 1279 fence
+# cycles; the add and blt follow: 1283.
 "$GPMC" time "$tmp/lone.litmus" --model hw,strict > "$tmp/out" 2> "$tmp/err" ||
     fail "exit status $? on a good file"
 cat > "$tmp/want" <<'OUT'
 test  model   cycles  stall_fence  stall_pbar  stall_bar  stall_mem  nvm_writes  nvm_bytes  l2_writebacks  wpq_peak  end_writebacks  instructions
 ----  ------  ------  -----------  ----------  ---------  ---------  ----------  ---------  -------------  --------  --------------  ------------
 lone  hw         111            0           0          0          0           1        128              0         0               1             4
-lone  strict     131          127           0          0          0           1          8              0         1               0             4
+lone  strict    1283         1279           0          0          0           1          8              0         1               0             4
 OUT
 cmp -s "$tmp/out" "$tmp/want" || { diff "$tmp/want" "$tmp/out" >&2; fail "table differs"; }
 [ ! -s "$tmp/err" ] || fail "unexpected stderr: $(cat "$tmp/err")"
@@ -102,7 +103,7 @@ grep -q '^err,hw,.*,"assert: assertion failed (0 == 1) (thread 0, line 5)"$' "$t
 python3 -c 'import json, sys
 rows = json.load(open(sys.argv[1]))
 assert [(r["test"], r["model"], r["cycles"], r["error"]) for r in rows] == \
-    [("lone", "hw", 111, None), ("lone", "strict", 131, None)], rows' "$tmp/out" ||
+    [("lone", "hw", 111, None), ("lone", "strict", 1283, None)], rows' "$tmp/out" ||
     fail "--json: $(cat "$tmp/out")"
 st=0; "$GPMC" time "$tmp/lone.litmus" --csv --json > /dev/null 2>&1 || st=$?
 [ "$st" -eq 2 ] || fail "--csv --json accepted"

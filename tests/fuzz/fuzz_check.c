@@ -1,0 +1,116 @@
+/* fuzz_check: the whole pipeline with small limits, and the default
+   explorer against --naive (fuzz.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker/checker.h"
+#include "harness/harness.h"
+#include "litmus/litmus.h"
+#include "model/model.h"
+#include "tests/fuzz/fuzz.h"
+
+/* Programs past these are skipped: the point is many small runs. */
+enum { MAX_THREADS = 16, MAX_WORDS = 512, MAX_INSTRS = 256, MAX_CHECKS = 8 };
+
+static _Noreturn void broken(const LitProgram *p, int model, const char *what,
+                             const char *detail)
+{
+    fprintf(stderr, "fuzz_check: %s under %s: %s\n", what,
+            lit_model_names[model], detail ? detail : "");
+    lit_print(stderr, p);
+    abort();
+}
+
+static int small(const LitProgram *p)
+{
+    int64_t threads = 0, instrs = 0;
+    for (int32_t k = 0; k < p->nkernels; k++) {
+        threads += (int64_t)p->kernels[k].grid * p->kernels[k].block;
+        for (int32_t b = 0; b < p->kernels[k].nbodies; b++)
+            instrs += p->kernels[k].bodies[b].ninstr;
+    }
+    return threads <= MAX_THREADS && instrs <= MAX_INSTRS &&
+           (int64_t)p->pm_words + p->dram_words + p->shared_words <=
+               MAX_WORDS &&
+           p->nchecks <= MAX_CHECKS;
+}
+
+static ChkReport *check(const LitProgram *p, int model, int naive)
+{
+    ChkOptions o;
+    chk_options_default(&o);
+    o.model = model;
+    o.naive = naive;
+    o.crash_depth = 2;
+    o.max_states = 2000;
+    o.max_steps = 200;
+    o.timeout_s = 2;
+    o.list_images = 1;
+    o.threads = 1;
+    o.max_memory_kb = 512 * 1024;
+    ChkReport *r = NULL;
+    char err[256];
+    if (chk_run(p, &o, &r, err, sizeof err))
+        broken(p, model, naive ? "chk_run --naive failed" : "chk_run failed",
+               err);
+    return r;
+}
+
+/* Both explorations finished: they must agree. */
+static void agree(const LitProgram *p, int model, const ChkReport *a,
+                  const ChkReport *n)
+{
+    if (a->nimages != n->nimages)
+        broken(p, model, "crash-image counts differ from --naive", NULL);
+    for (int i = 0; i < a->nimages; i++)
+        if (strcmp(a->images[i], n->images[i]))
+            broken(p, model, "crash images differ from --naive",
+                   a->images[i]);
+    for (int i = 0; i < a->nresults; i++)
+        if (a->results[i].verdict != n->results[i].verdict)
+            broken(p, model, "verdicts differ from --naive",
+                   a->results[i].cond);
+    if (a->noutcomes != n->noutcomes)
+        broken(p, model, "outcome counts differ from --naive", NULL);
+    for (int i = 0; i < a->noutcomes; i++)
+        if (a->outcomes[i].phase != n->outcomes[i].phase ||
+            strcmp(a->outcomes[i].state, n->outcomes[i].state))
+            broken(p, model, "outcomes differ from --naive",
+                   a->outcomes[i].state);
+}
+
+int fuzz_check(const uint8_t *data, size_t size)
+{
+    LitDiag d;
+    LitProgram *p = NULL;
+    lit_diag_init(&d);
+    int rc = lit_parse_bytes("f.litmus", (const char *)data, size, NULL, &p,
+                             &d);
+    lit_diag_free(&d);
+    if (rc || !small(p)) {
+        lit_program_free(p);
+        return 0;
+    }
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink)
+        abort();
+    for (int model = 0; model < LIT_NMODELS; model++) {
+        ChkReport *a = check(p, model, 0), *n = check(p, model, 1);
+        if (a->nresults != p->nchecks || n->nresults != p->nchecks)
+            broken(p, model, "a result is missing", NULL);
+        if (a->status == CHK_DONE && n->status == CHK_DONE)
+            agree(p, model, a, n);
+        MdlCosts costs;
+        char err[256];
+        if (mdl_time(p, model, 20000, &costs, err, sizeof err))
+            broken(p, model, "mdl_time failed", err);
+        h_print_report(sink, p, a, &costs, NULL);
+        h_print_json(sink, p, n, NULL, NULL);
+        chk_report_free(a);
+        chk_report_free(n);
+    }
+    fclose(sink);
+    lit_program_free(p);
+    return 0;
+}
