@@ -19,7 +19,7 @@ SAN     ?=
 PREFIX  ?= /usr/local
 CFLAGS  := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(SAN) \
            -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. $(EXTRA_CFLAGS)
-LDLIBS  := -lsqlite3 -lm
+LDLIBS  := -lsqlite3 -lm -pthread
 # What building and running need (graphviz draws the witnesses of the HTML
 # report), and what only the tests need on top (chromium opens the HTML
 # report in tests/e2e/report_html.sh).

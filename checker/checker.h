@@ -51,14 +51,19 @@ typedef struct {
     double timeout_s;                   /* wall clock per check; 0 = none */
     int list_images;                    /* fill ChkReport.images */
     unsigned reduce;                    /* CHK_R_* in use; default all */
-    int threads;                        /* explorer threads; 0: all cores */
-    int64_t max_memory_kb;              /* 0: a fair share of RAM; reaching
-                                           it ends the check incomplete */
+    int threads;                        /* explorer threads; 0: all cores.
+                                           The report is the same for any */
+    int64_t max_memory_kb;              /* 0: half of physical memory;
+                                           reaching it ends the check
+                                           incomplete */
     ChkProgressFn progress;             /* NULL: no progress reports */
     void *progress_ctx;
 } ChkOptions;
 
 void chk_options_default(ChkOptions *o);
+/* For `jobs` checks running at once (`suite --jobs`): default thread count
+   and memory budget divided among them; values set explicitly stay. */
+void chk_options_share(ChkOptions *o, int jobs);
 
 typedef enum { CHK_DONE, CHK_INCOMPLETE, CHK_ERROR } ChkStatus;
 extern const char *const chk_status_names[3];     /* done incomplete error */

@@ -13,43 +13,41 @@
 
 #include "checker/checker_int.h"
 
-static void add_item(ChkProj *pr, int kind, int32_t a, int32_t b, int *cap)
+static int add_item(ChkProj *pr, int kind, int32_t a, int32_t b,
+                    size_t *cap)
 {
     for (int i = 0; i < pr->nitems; i++)
         if (pr->items[i].kind == kind && pr->items[i].a == a &&
             pr->items[i].b == b)
-            return;
-    if (pr->nitems == *cap) {
-        *cap = *cap ? *cap * 2 : 8;
-        pr->items = realloc(pr->items, (size_t)*cap * sizeof *pr->items);
-    }
+            return 0;
+    if (LIT_GROW(pr->items, *cap, (size_t)pr->nitems + 1))
+        return -1;
     pr->items[pr->nitems].kind = kind;
     pr->items[pr->nitems].a = a;
     pr->items[pr->nitems].b = b;
     pr->nitems++;
+    return 0;
 }
 
-static void collect(const LitProgram *p, ChkProj *pr, const LitCond *c,
-                    int *cap)
+static int collect(const LitProgram *p, ChkProj *pr, const LitCond *c,
+                   size_t *cap)
 {
     if (!c)
-        return;
+        return 0;
     switch (c->kind) {
     case LIT_C_LOC:
-        add_item(pr, 1, c->loc, c->index, cap);
-        break;
+        return add_item(pr, 1, c->loc, c->index, cap);
     case LIT_C_REG:
-        add_item(pr, 0, c->gtid, c->reg, cap);
-        break;
+        return add_item(pr, 0, c->gtid, c->reg, cap);
     case LIT_C_ARREQ:
     case LIT_C_ARRNE:
         for (int32_t i = 0; i < p->locs[c->loc].size; i++)
-            add_item(pr, 1, c->loc, i, cap);
-        break;
+            if (add_item(pr, 1, c->loc, i, cap))
+                return -1;
+        return 0;
     default:
-        collect(p, pr, c->l, cap);
-        collect(p, pr, c->r, cap);
-        break;
+        return collect(p, pr, c->l, cap) || collect(p, pr, c->r, cap) ? -1
+                                                                       : 0;
     }
 }
 
@@ -71,17 +69,19 @@ static int cmp_item(const void *x, const void *y)
     return a->b < b->b ? -1 : a->b > b->b;
 }
 
-void chk_proj_build(ChkRun *R)
+int chk_proj_build(ChkRun *R)
 {
     for (int ph = 0; ph < 3; ph++) {
         ChkProj *pr = &R->proj[ph];
-        int cap = 0, any = 0;
+        size_t cap = 0;
+        int any = 0;
         pr->nitems = 0;
         pr->items = NULL;
         for (int k = 0; k < R->p->nchecks; k++)
             if (R->p->checks[k].phase == ph) {
                 any = 1;
-                collect(R->p, pr, R->p->checks[k].cond, &cap);
+                if (collect(R->p, pr, R->p->checks[k].cond, &cap))
+                    return -1;
             }
         if (!any) {
             pr->nitems = -1;
@@ -91,6 +91,7 @@ void chk_proj_build(ChkRun *R)
         if (pr->nitems > 1)
             qsort(pr->items, (size_t)pr->nitems, sizeof *pr->items, cmp_item);
     }
+    return 0;
 }
 
 uint32_t chk_outcome(ChkRun *R, int ph, const int64_t *pm,
@@ -111,21 +112,16 @@ uint32_t chk_outcome(ChkRun *R, int ph, const int64_t *pm,
             R->obuf[i] = (uint64_t)mem[l->addr + it->b];
         }
     }
-    r = chk_table_put(&R->outs[ph], R->obuf, (uint32_t)pr->nitems,
-                      chk_hash_words(R->obuf, (uint32_t)pr->nitems), &id);
-    if (r < 0) {
-        chk_limit(R, "out of memory");
-        R->oom = 1;
+    r = chk_table_put(&R->outs[ph].tab, R->obuf, (uint32_t)pr->nitems, &id);
+    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, R->outs[ph].o, R->outs[ph].cap,
+                                     (size_t)id + 1))) {
+        chk_fail(R);
         return CHK_NONE;
     }
-    if (r == 1 &&
-        (chk_vec_push(&R->out_count[ph], 0) ||
-         chk_vec_push(&R->out_best[ph], CHK_NONE) ||
-         chk_vec_push(&R->out_state[ph], CHK_NONE) ||
-         chk_vec_push(&R->out_aux[ph], CHK_NONE))) {
-        chk_limit(R, "out of memory");
-        R->oom = 1;
-        return CHK_NONE;
+    if (r == 1) {
+        ChkOut *o = &R->outs[ph].o[id];
+        o->count = 0;
+        o->best = o->state = o->aux = o->stamp = o->crashes = CHK_NONE;
     }
     return id;
 }

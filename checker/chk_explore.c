@@ -1,645 +1,556 @@
 /*
- * chk_explore.c — breadth-first exploration of the main program and of
- * recovery runs, crash points, crash images and the recovery memo. The
- * strategy is described in checker_int.h.
+ * chk_explore.c — the breadth-first explorer: levels, visits, expansion
+ * on one or several threads, and what a level's limits cut (checker_int.h,
+ * THE SPACE AND ITS EXPLORER and LIMITS).
+ *
+ * One thread visits and expands each state in turn, applying errors at
+ * once. Several threads (the main program only) split a level: thread 0
+ * visits every state in order while the others expand, then joins them;
+ * errors are logged and applied afterwards, and the new states renumbered
+ * by first discovery. Both give the same results: the main program's
+ * visits register no errors, and the cut rules below do not depend on
+ * timing.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "checker/checker_int.h"
 
-void chk_limit(ChkRun *R, const char *reason)
-{
-    if (R->status != CHK_DONE)
-        return;
-    R->status = CHK_INCOMPLETE;
-    R->reason = lit_arena_strdup(R->arena, reason);
-}
-
-static void oom(ChkRun *R)
-{
-    R->oom = 1;
-    chk_limit(R, "out of memory");
-}
-
-static int vec_set(ChkRun *R, ChkVec *v, uint32_t i, uint32_t x)
-{
-    while (v->n <= i)
-        if (chk_vec_push(v, CHK_NONE)) {
-            oom(R);
-            return -1;
-        }
-    v->v[i] = x;
-    return 0;
-}
-
-static uint32_t vec_get(const ChkVec *v, uint32_t i)
-{
-    return i < v->n ? v->v[i] : CHK_NONE;
-}
-
-static void report_progress(ChkRun *R, double now)
-{
-    ChkProgress pg;
-    struct rusage ru;
-    if (!R->o.progress || now - R->last_progress < 1.0)
-        return;
-    R->last_progress = now;
-    pg.states = R->states;
-    pg.transitions = R->transitions;
-    pg.depth = R->main_depth;
-    pg.recoveries = R->recoveries;
-    pg.peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss : 0;
-    pg.elapsed_s = now - R->t0;
-    R->o.progress(R->o.progress_ctx, &pg);
-}
-
-static void check_time(ChkRun *R)
-{
-    char msg[64];
-    double now = chk_now();
-    report_progress(R, now);
-    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s) {
-        snprintf(msg, sizeof msg, "timeout (%gs)", R->o.timeout_s);
-        chk_limit(R, msg);
-    }
-}
-
-/* ---- errors --------------------------------------------------------------- */
-
-uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
-{
-    char text[320];
-    uint64_t key[64];
-    uint32_t id, n;
-    int r;
-    const char *kname = e->kernel >= 0 ? R->p->kernels[e->kernel].name : "";
-    if (e->kind == MDL_E_LIVELOCK || e->kind == MDL_E_DEADLOCK ||
-        e->kind == MDL_E_DIVERGENCE)
-        snprintf(text, sizeof text, "%s: %s%s", mdl_err_names[e->kind],
-                 e->msg, recovery ? " in recovery" : "");
-    else
-        snprintf(text, sizeof text, "%s: %s at %s:%d (%s, thread %d)%s",
-                 mdl_err_names[e->kind], e->msg, R->p->path, (int)e->line,
-                 kname, (int)e->gtid, recovery ? " in recovery" : "");
-    n = (uint32_t)((strlen(text) + 8) / 8);
-    memset(key, 0, sizeof key);
-    memcpy(key, text, strlen(text));
-    r = chk_table_put(&R->errs, key, n, chk_hash_words(key, n), &id);
-    if (r < 0) {
-        oom(R);
-        return CHK_NONE;
-    }
-    if (r == 1) {
-        if (id >= R->caperr) {
-            size_t nc = R->caperr ? R->caperr * 2 : 16;
-            ChkErr *a = realloc(R->err, nc * sizeof *a);
-            if (!a) {
-                oom(R);
-                return CHK_NONE;
-            }
-            R->err = a;
-            R->caperr = nc;
-        }
-        R->err[id].kind = (uint32_t)e->kind;
-        R->err[id].gtid = e->gtid;
-        R->err[id].kernel = e->kernel;
-        R->err[id].line = e->line;
-        R->err[id].recovery = recovery;
-        R->err[id].text = lit_arena_strdup(R->arena, text);
-    }
-    return id;
-}
-
-/* ---- crash images -------------------------------------------------------- */
-
-typedef struct {
-    ChkRun *R;
-    uint32_t key;                       /* persistency key being filled */
-    uint64_t ideals;
-} ImgCtx;
-
-static int stamp(ChkRun *R, ChkVec *v, uint32_t id, uint32_t key)
-{
-    if (vec_get(v, id) == key)
-        return 0;
-    vec_set(R, v, id, key);
-    return 1;
-}
-
-static int on_image(void *ctx, const int64_t *pm, uint64_t included)
-{
-    ImgCtx *c = ctx;
-    ChkRun *R = c->R;
-    uint32_t id;
-    int r;
-    (void)included;
-    if (++c->ideals > (uint64_t)R->o.max_states) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "more than %lld crash images at one state",
-                 (long long)R->o.max_states);
-        chk_limit(R, msg);
-        return 1;
-    }
-    for (uint32_t k = 0; k < R->nused; k++)
-        R->ibuf[k] = (uint64_t)pm[R->used[k]];
-    r = chk_table_put(&R->images, R->ibuf, R->nused,
-                      chk_hash_words(R->ibuf, R->nused), &id);
-    if (r < 0) {
-        oom(R);
-        return 1;
-    }
-    if (r == 1 && vec_set(R, &R->img_state, id, CHK_NONE))
-        return 1;
-    if (!stamp(R, &R->img_stamp, id, c->key))
-        return 0;
-    if (chk_vec_push(&R->pk_imgs, id)) {
-        oom(R);
-        return 1;
-    }
-    if (R->proj[LIT_CRASH].nitems >= 0) {
-        uint32_t o = chk_outcome(R, LIT_CRASH, pm, NULL, NULL);
-        if (o != CHK_NONE && stamp(R, &R->out_stamp, o, c->key) &&
-            (chk_vec_push(&R->pk_outs, o) || chk_vec_push(&R->pk_outimg, id))) {
-            oom(R);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out)
-{
-    const uint64_t *w = chk_table_key(&R->images, img, NULL);
-    memset(out, 0, (size_t)R->p->pm_words * sizeof *out);
-    for (uint32_t k = 0; k < R->nused; k++)
-        out[R->used[k]] = (int64_t)w[k];
-}
-
-uint32_t chk_images_of(ChkRun *R, const MdlState *s, uint32_t *first,
-                       uint32_t *count, int *fresh)
-{
-    uint32_t off = mdl_persist_key(R->m, s), len = s->len - off, key;
-    int r = chk_table_put(&R->pkeys, s->w + off, len,
-                          chk_hash_words(s->w + off, len), &key);
-    if (r < 0) {
-        oom(R);
-        return CHK_NONE;
-    }
-    if (r == 1) {
-        ImgCtx c;
-        c.R = R;
-        c.key = key;
-        c.ideals = 0;
-        if (chk_vec_push(&R->pk_first, (uint32_t)R->pk_imgs.n) ||
-            chk_vec_push(&R->pk_ofirst, (uint32_t)R->pk_outs.n)) {
-            oom(R);
-            return CHK_NONE;
-        }
-        mdl_images(R->m, s, on_image, &c);
-        if (chk_vec_push(&R->pk_count,
-                         (uint32_t)R->pk_imgs.n - R->pk_first.v[key]) ||
-            chk_vec_push(&R->pk_ocount,
-                         (uint32_t)R->pk_outs.n - R->pk_ofirst.v[key])) {
-            oom(R);
-            return CHK_NONE;
-        }
-    }
-    *first = R->pk_first.v[key];
-    *count = R->pk_count.v[key];
-    if (fresh)
-        *fresh = r == 1;
-    return key;
-}
-
-/* ---- successor bookkeeping ------------------------------------------------ */
+#define CHUNK 32                        /* states a thread takes at once */
+#define PAR_MIN 1024                    /* smaller levels: one thread */
+#define MOVED_ERR 0x80000000u
 
 typedef struct {
     ChkRun *R;
     ChkSpace *sp;
-    uint32_t cur, depth;
-    int level;
-    int recovery;
-    uint8_t *end;                       /* cur can end (error) */
-} Visit;
+    ChkLevel *L;
+    int level, recovery;
+    ChkVisitFn visit;
+    void *ctx;
+    uint32_t lo, hi, depth;             /* the level being expanded */
+    int par;                            /* several threads */
+    _Atomic uint32_t next;              /* next state to expand */
+    _Atomic int stop;                   /* failure or timeout: stop now */
+    _Atomic int enough;                 /* more than max-states found */
+    uint32_t vcut;                      /* first visit that hit a limit */
+    uint32_t ecut;                      /* first expansion limit */
+    MdlError elimit;                    /* and its reason */
+    uint32_t mcut;                      /* discoverer of state max-states */
+    int dead;                           /* a state with no way on */
+    uint32_t *moved;                    /* parallel, per state of the level:
+                                           transitions | MOVED_ERR */
+    size_t capmoved;
+    ChkSeg disc;                        /* parallel: ~first discovery */
+} Bfs;
+
+typedef struct {
+    Bfs *b;
+    ChkWorker *w;                       /* parallel, else NULL */
+    const MdlState *cur;
+    ChkCursor *c;
+    uint32_t i, k, seq;                 /* k: successors so far */
+    int failed;                         /* some step failed */
+} Exp;
+
+static int logged(Exp *x, uint32_t step, const MdlError *e)
+{
+    ChkWorker *w = x->w;
+    if (CHK_GROW(&x->b->R->mem, w->log, w->caplog, w->nlog + 1))
+        return -1;
+    w->log[w->nlog].state = x->i;
+    w->log[w->nlog].seq = x->seq++;
+    w->log[w->nlog].step = step;
+    w->log[w->nlog].e = *e;
+    w->nlog++;
+    return 0;
+}
+
+static void fail(Exp *x)
+{
+    if (x->w)
+        x->w->failed = 1;
+    atomic_store(&x->b->stop, 1);
+}
+
+/* A limit met while expanding state x->i: it takes effect at the end of
+   the level (whose visits go on). */
+static void expansion_limit(Exp *x, const MdlError *e)
+{
+    Bfs *b = x->b;
+    if (x->w) {
+        if (logged(x, MDL_STEP_NONE, e))
+            fail(x);
+    } else if (b->ecut == CHK_NONE) {
+        b->ecut = x->i;
+        b->elimit = *e;
+    }
+}
+
+/* The least first discovery wins. disc holds its complement, so that a
+   zeroed segment reads "none" and a larger value is a better one. */
+static int discover(Bfs *b, uint32_t id, uint64_t key)
+{
+    _Atomic uint64_t *d;
+    uint64_t want = ~key, have;
+    if (chk_seg_ensure(&b->disc, id - b->hi))
+        return -1;
+    d = chk_seg_at(&b->disc, id - b->hi);
+    have = atomic_load_explicit(d, memory_order_relaxed);
+    while (have < want && !atomic_compare_exchange_weak(d, &have, want))
+        ;
+    return 0;
+}
 
 static void on_succ(void *ctx, uint32_t step, const MdlState *s)
 {
-    Visit *v = ctx;
-    ChkRun *R = v->R;
-    uint32_t id;
+    Exp *x = ctx;
+    Bfs *b = x->b;
+    ChkRun *R = b->R;
+    uint32_t id, k = x->k++;
     int r;
-    if (R->status != CHK_DONE)
+    (void)step;
+    if (!x->w)
+        R->transitions++;
+    if (atomic_load_explicit(&b->stop, memory_order_relaxed))
         return;
-    R->transitions++;
-    if ((int64_t)v->depth + 1 > R->o.max_steps) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "max-steps (%lld) reached",
+    if ((int64_t)b->depth + 1 > R->o.max_steps) {
+        MdlError e;
+        memset(&e, 0, sizeof e);
+        e.kind = MDL_E_LIMIT;
+        e.gtid = e.kernel = -1;
+        snprintf(e.msg, sizeof e.msg, "max-steps (%lld) reached",
                  (long long)R->o.max_steps);
-        chk_limit(R, msg);
+        expansion_limit(x, &e);
         return;
     }
-    r = chk_space_add(v->sp, s, v->cur, step, v->depth + 1, &id);
+    r = chk_store_put(&b->sp->store, x->c, x->cur, s, &id);
     if (r < 0) {
-        oom(R);
-        return;
+        fail(x);
+    } else if (x->w) {
+        if (r == 1 && (int64_t)id >= R->o.max_states)
+            atomic_store(&b->enough, 1);
+        if (id >= b->hi && discover(b, id, (uint64_t)x->i << 32 | k))
+            fail(x);
+    } else if (r == 1) {
+        if (chk_space_reserve(b->sp, id + 1))
+            fail(x);
+        else
+            b->sp->parent[id] = x->i;
     }
-    if (chk_vec_push(&v->sp->edges, id)) {
-        oom(R);
-        return;
-    }
-    if (r == 1 && (int64_t)v->sp->states.n > R->o.max_states) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "max-states (%lld) reached",
-                 (long long)R->o.max_states);
-        chk_limit(R, msg);
-    }
-}
-
-/* Best-so-far tables, one per level, indexed by observation or error id. */
-static ChkBest *best_slot(ChkRun *R, int level, int err, uint32_t id)
-{
-    ChkBest **arr = err ? &R->lvl_err[level] : &R->lvl_out[level];
-    size_t *cap = err ? &R->lvl_caperr[level] : &R->lvl_capout[level];
-    if (id >= *cap) {
-        size_t nc = *cap ? *cap : 64;
-        ChkBest *a;
-        while (nc <= id)
-            nc *= 2;
-        a = realloc(*arr, nc * sizeof *a);
-        if (!a) {
-            oom(R);
-            return NULL;
-        }
-        for (size_t i = *cap; i < nc; i++)
-            a[i].steps = CHK_NONE;
-        *arr = a;
-        *cap = nc;
-    }
-    return &(*arr)[id];
-}
-
-/* Keeps the fewest steps to id, then the fewest crashes, then the first
-   found. */
-static void relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
-                  uint32_t crashes, uint32_t state, uint32_t aux, uint32_t via)
-{
-    ChkBest *b;
-    if (id == CHK_NONE)
-        return;
-    b = best_slot(R, level, err, id);
-    if (!b)
-        return;
-    if (b->steps == CHK_NONE) {
-        if (chk_vec_push(&R->lvl_touched[level], id | (err ? 0x80000000u : 0))) {
-            oom(R);
-            return;
-        }
-    } else if (b->steps < steps ||
-               (b->steps == steps && b->crashes <= crashes)) {
-        return;
-    }
-    b->id = id;
-    b->steps = steps;
-    b->crashes = crashes;
-    b->state = state;
-    b->aux = aux;
-    b->via = via;
 }
 
 static void on_err(void *ctx, uint32_t step, const MdlError *e)
 {
-    Visit *v = ctx;
-    ChkRun *R = v->R;
-    uint32_t id;
+    Exp *x = ctx;
+    Bfs *b = x->b;
+    x->failed = 1;
     if (e->kind == MDL_E_LIMIT) {
-        chk_limit(R, e->msg);
-        return;
-    }
-    *v->end = 1;
-    id = chk_error_id(R, e, v->recovery);
-    if (id == CHK_NONE)
-        return;
-    if (v->level == 0) {
-        uint32_t steps = v->depth + (step != MDL_STEP_NONE);
-        if (vec_get(&R->err_best, id) == CHK_NONE ||
-            vec_get(&R->err_best, id) > steps) {
-            vec_set(R, &R->err_best, id, steps);
-            vec_set(R, &R->err_state, id, v->cur);
-            vec_set(R, &R->err_aux, id, step);
-        }
+        expansion_limit(x, e);
+    } else if (x->w) {
+        if (logged(x, step, e))
+            fail(x);
     } else {
-        relax(R, v->level, 1, id, v->depth + (step != MDL_STEP_NONE), 0,
-              v->cur, step, VIA_ERROR);
+        chk_space_set_end(b->sp, x->i);
+        chk_error_at(b->R, b->level, b->recovery, x->i, b->depth, step, e);
     }
 }
 
-static int push_end(ChkRun *R, ChkVec *ends, uint32_t i, uint8_t val)
+/* Expands state i, decoded in cur through cursor c: its number of
+   successors, | MOVED_ERR if some step fails. */
+static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
+                       const MdlState *cur, uint32_t i)
 {
-    return vec_set(R, ends, i, val);
+    Exp x;
+    memset(&x, 0, sizeof x);
+    x.b = b;
+    x.w = w;
+    x.cur = cur;
+    x.c = c;
+    x.i = i;
+    mdl_successors(m, cur, on_succ, on_err, &x);
+    return x.k | (x.failed ? MOVED_ERR : 0);
 }
 
-/* Records the livelock of a fully expanded space, if any. */
-static void livelock(ChkRun *R, ChkSpace *sp, ChkVec *ends, int level,
-                     int recovery)
+/* ---- one thread ------------------------------------------------------------ */
+
+static void serial_level(Bfs *b)
 {
-    uint8_t *e;
-    uint32_t first;
-    MdlError err;
-    Visit v;
-    if (R->status != CHK_DONE || chk_vec_push(&sp->eoff, (uint32_t)sp->edges.n))
-        return;
-    e = malloc((size_t)sp->states.n + 1);
-    if (!e) {
-        oom(R);
-        return;
-    }
-    for (uint32_t i = 0; i < sp->states.n; i++)
-        e[i] = (uint8_t)(vec_get(ends, i) == 1);
-    first = chk_space_livelock(sp, e);
-    free(e);
-    if (first == CHK_NONE)
-        return;
-    memset(&err, 0, sizeof err);
-    err.kind = MDL_E_LIVELOCK;
-    err.gtid = -1;
-    err.kernel = -1;
-    snprintf(err.msg, sizeof err.msg,
-             "a reachable state from which no execution can terminate");
-    memset(&v, 0, sizeof v);
-    v.R = R;
-    v.sp = sp;
-    v.cur = first;
-    v.depth = sp->depth[first];
-    v.level = level;
-    v.recovery = recovery;
-    v.end = (uint8_t[1]){0};
-    on_err(&v, MDL_STEP_NONE, &err);
-}
-
-/* ---- one breadth-first exploration ---------------------------------------- */
-
-/* What an exploration does at each state besides expanding it: crash
-   images and terminal observations. Returns 1 when the state is terminal,
-   -1 to stop. */
-typedef int (*VisitFn)(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
-                       const MdlState *cur);
-
-/* Explores from `init` (already in cur) at `level`, expanding every state in
-   discovery order, then looks for a livelock. */
-static void bfs(ChkRun *R, int level, int recovery, VisitFn visit, void *ctx)
-{
-    ChkSpace *sp = &R->space[level];
-    MdlState *cur = &R->lvl_state[level];
-    ChkVec ends = {0};
-    Visit v;
-    uint32_t id;
-    memset(&v, 0, sizeof v);
-    v.R = R;
-    v.sp = sp;
-    v.level = level;
-    v.recovery = recovery;
-    if (chk_space_add(sp, cur, CHK_NONE, MDL_STEP_NONE, 0, &id) < 0) {
-        oom(R);
-        return;
-    }
-    for (uint32_t i = 0; i < sp->states.n && R->status == CHK_DONE; i++) {
-        uint8_t end;
-        uint32_t depth = sp->depth[i];
+    ChkRun *R = b->R;
+    ChkLevel *L = b->L;
+    for (uint32_t i = b->lo; i < b->hi; i++) {
+        int expanding = b->vcut == CHK_NONE && b->ecut == CHK_NONE &&
+                        b->mcut == CHK_NONE;
         int r;
-        chk_space_state(sp, i, cur);
-        if (level == 0 && (int64_t)depth > R->main_depth)
-            R->main_depth = depth;
-        if (chk_vec_push(&sp->eoff, (uint32_t)sp->edges.n)) {
-            oom(R);
-            break;
+        chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        r = b->visit(R, b->ctx, i, b->depth, &L->state);
+        if (r < 0) {
+            atomic_store(&b->stop, 1);
+            return;
         }
-        R->states++;
-        r = visit(R, ctx, i, depth, cur);
-        if (r < 0)
-            break;
-        end = (uint8_t)r;
-        v.cur = i;
-        v.depth = depth;
-        v.end = &end;
-        mdl_successors(R->m, cur, on_succ, on_err, &v);
-        push_end(R, &ends, i, end);
-        if ((i & 1023) == 1023)
-            check_time(R);
-    }
-    livelock(R, sp, &ends, level, recovery);
-    chk_vec_free(&ends);
-}
-
-/* ---- the main program ------------------------------------------------------ */
-
-static int wants_images(const ChkRun *R)
-{
-    return R->proj[LIT_CRASH].nitems >= 0 || R->p->has_recover;
-}
-
-/* A main-program state: its crash images and crash outcomes, and, when
-   terminal, its final outcome. */
-static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
-                      const MdlState *cur)
-{
-    uint32_t o, n, fid;
-    (void)ctx;
-    R->crash_points++;
-    if (wants_images(R)) {
-        int fresh;
-        uint32_t first, count;
-        uint32_t key = chk_images_of(R, cur, &first, &count, &fresh);
-        if (key == CHK_NONE)
-            return -1;
-        /* a key seen before registered its images at an earlier state */
-        for (uint32_t k = 0; fresh && k < count; k++) {
-            uint32_t img = R->pk_imgs.v[first + k];
-            if (vec_get(&R->img_state, img) == CHK_NONE)
-                vec_set(R, &R->img_state, img, i);
+        if (r == 1)
+            chk_space_set_end(b->sp, i);
+        if (R->status != CHK_DONE)
+            b->vcut = i;
+        if (expanding) {
+            uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i);
+            if (atomic_load(&b->stop))
+                return;
+            if (!moved && !chk_space_end(b->sp, i))
+                b->dead = 1;
+            if ((int64_t)chk_space_count(b->sp) > R->o.max_states)
+                b->mcut = i;
         }
-        for (uint32_t k = 0; k < R->pk_ocount.v[key]; k++) {
-            o = R->pk_outs.v[R->pk_ofirst.v[key] + k];
-            R->out_count[LIT_CRASH].v[o]++;
-            if (R->out_best[LIT_CRASH].v[o] == CHK_NONE) {
-                R->out_best[LIT_CRASH].v[o] = depth;
-                R->out_state[LIT_CRASH].v[o] = i;
-                R->out_aux[LIT_CRASH].v[o] =
-                    R->pk_outimg.v[R->pk_ofirst.v[key] + k];
+        if (b->vcut != CHK_NONE)
+            return;
+        if ((i & 1023) == 1023) {
+            chk_tick(R);
+            if (R->status != CHK_DONE) {
+                atomic_store(&b->stop, 1);
+                return;
             }
         }
     }
-    if (!mdl_terminal(R->m, cur))
-        return 0;
-    mdl_observe(R->m, cur, R->pm, R->dram);
-    o = chk_outcome(R, LIT_FINAL, R->pm, R->dram, cur);
-    if (o != CHK_NONE) {
-        R->out_count[LIT_FINAL].v[o]++;
-        if (R->out_best[LIT_FINAL].v[o] == CHK_NONE) {
-            R->out_best[LIT_FINAL].v[o] = depth;
-            R->out_state[LIT_FINAL].v[o] = i;
+}
+
+/* ---- several threads ---------------------------------------------------------- */
+
+/* Thread 0: every state of the level, in order. */
+static void visits(Bfs *b)
+{
+    ChkRun *R = b->R;
+    ChkLevel *L = b->L;
+    for (uint32_t i = b->lo; i < b->hi; i++) {
+        int r;
+        chk_gate_enter(&R->gate);
+        chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        chk_gate_leave(&R->gate);
+        r = b->visit(R, b->ctx, i, b->depth, &L->state);
+        if (r < 0) {
+            atomic_store(&b->stop, 1);
+            return;
         }
-    }
-    n = mdl_observable(R->m, cur, R->fbuf);
-    if (chk_table_put(&R->finals, R->fbuf, n, chk_hash_words(R->fbuf, n),
-                      &fid) < 0) {
-        oom(R);
-        return -1;
-    }
-    return 1;
-}
-
-int chk_explore_main(ChkRun *R)
-{
-    mdl_init_main(R->m, &R->lvl_state[0]);
-    bfs(R, 0, 0, visit_main, NULL);
-    return R->oom ? -1 : 0;
-}
-
-/* ---- recovery ------------------------------------------------------------- */
-
-static int cmp_best(const void *a, const void *b)
-{
-    const ChkBest *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* A recovery state with d more crashes allowed: the memo of each of its
-   crash images (when d > 0), and, when terminal, its observation. */
-static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
-                          const MdlState *cur)
-{
-    int d = *(const int *)ctx, level = R->o.crash_depth - d, r;
-    uint32_t o, n = (uint32_t)(R->p->pm_words + R->p->dram_words);
-    if (d > 0) {
-        uint32_t first, count;
-        R->crash_points++;
-        if (chk_images_of(R, cur, &first, &count, NULL) == CHK_NONE)
-            return -1;
-        for (uint32_t k = 0; k < count && R->status == CHK_DONE; k++) {
-            uint32_t img2 = R->pk_imgs.v[first + k];
-            uint32_t mi = chk_recover(R, img2, d - 1);
-            const ChkMemo *mm;
-            if (mi == CHK_NONE)
-                return -1;
-            mm = &R->memo[mi];
-            for (uint32_t j = 0; j < mm->nout + mm->nerr; j++) {
-                int err = j >= mm->nout;
-                const ChkBest *b = &R->mbest[err ? mm->err_first + j - mm->nout
-                                                 : mm->out_first + j];
-                relax(R, level, err, b->id, depth + b->steps, b->crashes + 1,
-                      i, img2, VIA_NESTED);
+        if (r == 1)
+            chk_space_set_end(b->sp, i);
+        if (R->status != CHK_DONE) {
+            b->vcut = i;
+            return;
+        }
+        if ((i & 1023) == 1023) {
+            chk_tick(R);
+            if (R->status != CHK_DONE) {
+                atomic_store(&b->stop, 1);
+                return;
             }
         }
     }
-    if (!mdl_terminal(R->m, cur))
-        return 0;
-    mdl_observe(R->m, cur, R->pm, R->dram);
-    memcpy(R->obuf, R->pm, (size_t)R->p->pm_words * sizeof *R->pm);
-    memcpy(R->obuf + R->p->pm_words, R->dram,
-           (size_t)R->p->dram_words * sizeof *R->dram);
-    r = chk_table_put(&R->robs, R->obuf, n, chk_hash_words(R->obuf, n), &o);
-    if (r < 0) {
-        oom(R);
-        return -1;
-    }
-    if (r == 1)
-        vec_set(R, &R->robs_out, o,
-                chk_outcome(R, LIT_RECOVERED, R->pm, R->dram, NULL));
-    relax(R, level, 0, o, depth, 0, i, CHK_NONE, VIA_TERMINAL);
-    return 1;
 }
 
-/* Explores recovery from image img with d more crashes allowed, leaving the
-   best-so-far entries of its level filled and touched. */
-static void explore_recovery(ChkRun *R, uint32_t img, int d)
+static void expansions(Bfs *b, int t)
 {
-    int level = R->o.crash_depth - d;
-    chk_space_reset(&R->space[level]);
-    R->lvl_touched[level].n = 0;
-    chk_image_expand(R, img, R->ifull);
-    mdl_init_recovery(R->m, R->ifull, &R->lvl_state[level]);
-    bfs(R, level, 1, visit_recovery, &d);
+    ChkRun *R = b->R;
+    ChkWorker *w = &R->wk[t];
+    for (;;) {
+        uint32_t a, e;
+        if (atomic_load(&b->stop) || atomic_load(&b->enough))
+            return;
+        a = atomic_fetch_add(&b->next, CHUNK);
+        if (a >= b->hi)
+            return;
+        e = b->hi - a < CHUNK ? b->hi : a + CHUNK;
+        chk_gate_enter(&R->gate);
+        for (uint32_t i = a; i < e && !w->failed; i++) {
+            chk_store_get(&b->sp->store, &w->cur, i, &w->s);
+            b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i);
+        }
+        chk_gate_leave(&R->gate);
+        if (t == 0) {
+            chk_tick(R);
+            if (R->status != CHK_DONE)
+                atomic_store(&b->stop, 1);
+        }
+    }
 }
 
-uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
+static void level_job(void *arg, int t)
 {
-    uint64_t key[2] = {img, (uint64_t)d};
-    uint32_t mi, nout = 0, nerr = 0;
-    int level = R->o.crash_depth - d, r;
-    ChkVec *t = &R->lvl_touched[level];
-    ChkMemo memo;
-    r = chk_table_put(&R->memo_keys, key, 2, chk_hash_words(key, 2), &mi);
-    if (r < 0) {
-        oom(R);
-        return CHK_NONE;
+    Bfs *b = arg;
+    if (t == 0)
+        visits(b);
+    expansions(b, t);
+}
+
+static int cmp_log(const void *x, const void *y)
+{
+    const ChkErrLog *a = x, *b = y;
+    if (a->state != b->state)
+        return a->state < b->state ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+typedef struct {
+    uint64_t key;                       /* parent << 32 | successor index */
+    uint32_t t;                         /* provisional id - hi */
+} Disc;
+
+static int cmp_disc(const void *x, const void *y)
+{
+    const Disc *a = x, *b = y;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* After a parallel level: the logged errors up to the cut, and the new
+   states numbered as one thread would have numbered them. 0, or -1 out
+   of memory. */
+static int parallel_commit(Bfs *b)
+{
+    ChkRun *R = b->R;
+    ChkSpace *sp = b->sp;
+    ChkErrLog *all = NULL;
+    Disc *d = NULL;
+    uint32_t *perm = NULL, *tmp = NULL;
+    size_t nall = 0, capall = 0, nd = 0;
+    uint32_t n = atomic_load(&sp->store.nroot), cut = b->vcut, keep;
+    int r = -1;
+    for (int t = 0; t < R->nwk; t++) {
+        ChkWorker *w = &R->wk[t];
+        if (w->failed || CHK_GROW(&R->mem, all, capall, nall + w->nlog + 1))
+            goto out;
+        memcpy(all + nall, w->log, w->nlog * sizeof *all);
+        nall += w->nlog;
+        w->nlog = 0;
     }
-    if (r == 0)
-        return mi;
-    R->recoveries++;
-    explore_recovery(R, img, d);
-    /* the memo keeps the entries sorted by kind, then id */
-    memo.out_first = (uint32_t)R->nmbest;
-    for (int pass = 0; pass < 2; pass++) {
-        size_t start = R->nmbest;
-        if (pass == 1)
-            memo.err_first = (uint32_t)start;
-        for (size_t k = 0; k < t->n; k++) {
-            uint32_t tid = t->v[k];
-            int err = (tid & 0x80000000u) != 0;
-            ChkBest *b;
-            if (err != pass)
-                continue;
-            b = best_slot(R, level, err, tid & 0x7FFFFFFFu);
-            if (!b)
-                return CHK_NONE;
-            if (R->nmbest == R->capmbest) {
-                size_t nc = R->capmbest ? R->capmbest * 2 : 256;
-                ChkBest *a = realloc(R->mbest, nc * sizeof *a);
-                if (!a) {
-                    oom(R);
-                    return CHK_NONE;
+    qsort(all, nall, sizeof *all, cmp_log);
+    for (size_t j = 0; j < nall; j++)
+        if (all[j].e.kind == MDL_E_LIMIT) {
+            b->ecut = all[j].state;
+            b->elimit = all[j].e;
+            break;
+        }
+    if (b->ecut < cut)
+        cut = b->ecut;
+    /* the new states, by first discovery, found up to the cut */
+    d = chk_mem_alloc(&R->mem, ((size_t)(n - b->hi) + 1) * sizeof *d);
+    if (!d)
+        goto out;
+    for (uint32_t t = 0; t < n - b->hi; t++) {
+        uint64_t *dt = chk_seg_at(&b->disc, t), key = ~*dt;
+        *dt = 0;
+        if ((uint32_t)(key >> 32) <= cut) {
+            d[nd].key = key;
+            d[nd].t = t;
+            nd++;
+        }
+    }
+    qsort(d, nd, sizeof *d, cmp_disc);
+    keep = (uint32_t)nd;
+    if ((int64_t)b->hi + keep > R->o.max_states) {
+        keep = (uint32_t)(R->o.max_states - b->hi);
+        b->mcut = (uint32_t)(d[keep].key >> 32);
+        cut = b->mcut;
+    }
+    for (size_t j = 0; j < nall && all[j].state <= cut; j++)
+        if (all[j].e.kind != MDL_E_LIMIT) {
+            chk_space_set_end(sp, all[j].state);
+            chk_error_at(R, b->level, b->recovery, all[j].state, b->depth,
+                         all[j].step, &all[j].e);
+        }
+    for (uint32_t i = b->lo; i < b->hi && i <= cut; i++) {
+        R->transitions += b->moved[i - b->lo] & ~MOVED_ERR;
+        if (!b->moved[i - b->lo] && !chk_space_end(sp, i))
+            b->dead = 1;
+    }
+    perm = chk_mem_alloc(&R->mem, ((size_t)keep + 1) * sizeof *perm);
+    tmp = chk_mem_alloc(&R->mem, ((size_t)keep + 1) * sizeof *tmp);
+    if (!perm || !tmp || chk_space_reserve(sp, b->hi + keep))
+        goto out;
+    for (uint32_t j = 0; j < keep; j++) {
+        perm[j] = d[j].t;
+        sp->parent[b->hi + j] = (uint32_t)(d[j].key >> 32);
+    }
+    chk_store_renumber(&sp->store, b->hi, keep, perm, tmp);
+    if (b->hi + keep < n)
+        chk_store_truncate(&sp->store, b->hi + keep);
+    r = 0;
+out:
+    chk_mem_free(&R->mem, all);
+    chk_mem_free(&R->mem, d);
+    chk_mem_free(&R->mem, perm);
+    chk_mem_free(&R->mem, tmp);
+    return r;
+}
+
+/* ---- levels ----------------------------------------------------------------- */
+
+/* Whether the main program (part 0) or recovery (1) can loop: without a
+   backward branch its state graph is acyclic. */
+static int has_loop(const LitProgram *p, int part)
+{
+    int n = part ? p->nrecover : p->nmain;
+    const int32_t *seq = part ? p->recover_seq : p->main_seq;
+    for (int i = 0; i < n; i++) {
+        const LitKernel *k = &p->kernels[seq[i]];
+        for (int j = 0; j < k->nbodies; j++)
+            for (int32_t q = 0; q < k->bodies[j].ninstr; q++) {
+                const LitInstr *in = &k->bodies[j].code[q];
+                if (in->op >= LIT_BRA && in->op <= LIT_BGE && in->target <= q)
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+static void livelock(Bfs *b)
+{
+    ChkRun *R = b->R;
+    uint32_t first;
+    MdlError e;
+    if (!b->dead && !has_loop(R->p, b->recovery))
+        return;
+    first = chk_live(R, b->level);
+    if (first == CHK_NONE || R->status != CHK_DONE)
+        return;
+    memset(&e, 0, sizeof e);
+    e.kind = MDL_E_LIVELOCK;
+    e.gtid = e.kernel = -1;
+    snprintf(e.msg, sizeof e.msg,
+             "a reachable state from which no execution can terminate");
+    chk_error_at(R, b->level, b->recovery, first,
+                 chk_space_depth(b->sp, first), MDL_STEP_NONE, &e);
+}
+
+/* The level's limits, in the order one thread meets them: an expansion
+   limit at or before the state that found one state too many first. */
+static void level_limits(Bfs *b)
+{
+    ChkRun *R = b->R;
+    char msg[64];
+    if (b->mcut != CHK_NONE) {
+        chk_store_truncate(&b->sp->store, (uint32_t)R->o.max_states);
+        if (b->ecut > b->mcut) {
+            snprintf(msg, sizeof msg, "max-states (%lld) reached",
+                     (long long)R->o.max_states);
+            chk_limit(R, msg);
+        }
+    }
+    if (b->ecut != CHK_NONE)
+        chk_limit(R, b->elimit.msg);
+}
+
+void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
+                 ChkVisitFn visit, void *ctx)
+{
+    Bfs b;
+    ChkSpace *sp = &R->lvl[level].space;
+    uint32_t id;
+    memset(&b, 0, sizeof b);
+    b.R = R;
+    b.sp = sp;
+    b.L = &R->lvl[level];
+    b.level = level;
+    b.recovery = recovery;
+    b.visit = visit;
+    b.ctx = ctx;
+    b.par = level == 0 && R->nwk > 1;   /* for levels of PAR_MIN states */
+    if (b.par)
+        chk_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
+    if (chk_space_reset(sp) ||
+        chk_store_put(&sp->store, &b.L->cur, NULL, init, &id) < 0 ||
+        chk_space_reserve(sp, 1) || chk_space_level(sp, 0)) {
+        chk_fail(R);
+        goto out;
+    }
+    chk_cursor_forget(&b.L->cur);       /* init may have been its buffer */
+    sp->parent[0] = CHK_NONE;
+    for (b.depth = 0;; b.depth++) {
+        b.lo = sp->level[b.depth];
+        b.hi = chk_space_count(sp);
+        b.vcut = b.ecut = b.mcut = CHK_NONE;
+        if (level == 0 && (int64_t)b.depth > R->main_depth)
+            R->main_depth = b.depth;
+        if (b.par && b.hi - b.lo >= PAR_MIN) {
+            if (b.capmoved < b.hi - b.lo) {
+                chk_mem_free(&R->mem, b.moved);
+                b.capmoved = (size_t)(b.hi - b.lo) * 2;
+                b.moved = chk_mem_alloc(&R->mem, b.capmoved * sizeof *b.moved);
+                if (!b.moved) {
+                    chk_fail(R);
+                    break;
                 }
-                R->mbest = a;
-                R->capmbest = nc;
             }
-            R->mbest[R->nmbest++] = *b;
-            b->steps = CHK_NONE;
+            atomic_store(&b.next, b.lo);
+            R->gate.nthreads = R->nwk;  /* shared only while they run */
+            chk_pool_run(&R->pool, level_job, &b);
+            R->gate.nthreads = 1;
+            if (!atomic_load(&b.stop) && parallel_commit(&b))
+                atomic_store(&b.stop, 1);
+        } else {
+            serial_level(&b);
         }
-        qsort(R->mbest + start, R->nmbest - start, sizeof *R->mbest, cmp_best);
-        if (pass == 0)
-            nout = (uint32_t)(R->nmbest - start);
-        else
-            nerr = (uint32_t)(R->nmbest - start);
-    }
-    t->n = 0;
-    memo.nout = nout;
-    memo.nerr = nerr;
-    if (mi >= R->capmemo) {
-        size_t nc = R->capmemo ? R->capmemo * 2 : 64;
-        ChkMemo *a = realloc(R->memo, nc * sizeof *a);
-        if (!a) {
-            oom(R);
-            return CHK_NONE;
+        if (atomic_load(&b.stop)) {
+            if (R->status == CHK_DONE)  /* else the timeout stopped it */
+                chk_fail(R);
+            break;
         }
-        R->memo = a;
-        R->capmemo = nc;
+        level_limits(&b);
+        if (R->status != CHK_DONE)
+            break;
+        if (chk_space_count(sp) == b.hi) {
+            livelock(&b);
+            break;
+        }
+        if (chk_space_level(sp, b.hi)) {
+            chk_fail(R);
+            break;
+        }
     }
-    R->memo[mi] = memo;
-    return mi;
+out:
+    R->states += chk_space_count(sp);
+    if (b.par)
+        chk_seg_free(&b.disc);
+    chk_mem_free(&R->mem, b.moved);
 }
 
-void chk_recover_space(ChkRun *R, uint32_t img, int d)
+/* ---- threads ---------------------------------------------------------------- */
+
+int chk_workers_init(ChkRun *R, int nthreads, char *err, size_t errlen)
 {
-    int level = R->o.crash_depth - d;
-    explore_recovery(R, img, d);
-    for (size_t k = 0; k < R->lvl_touched[level].n; k++) {
-        uint32_t tid = R->lvl_touched[level].v[k];
-        ChkBest *b = best_slot(R, level, (tid & 0x80000000u) != 0,
-                               tid & 0x7FFFFFFFu);
-        if (b)
-            b->steps = CHK_NONE;
+    uint32_t mw = mdl_max_words(R->m);
+    R->wk = lit_calloc((size_t)nthreads, sizeof *R->wk);
+    if (!R->wk)
+        goto oom;
+    R->nwk = nthreads;
+    for (int t = 0; t < nthreads; t++) {
+        ChkWorker *w = &R->wk[t];
+        char merr[256];
+        w->m = t ? mdl_new(R->p, R->o.model, chk_model_mode(&R->o), merr, sizeof merr)
+                 : R->m;
+        w->s.cap = mw;
+        w->s.w = lit_calloc(mw, sizeof *w->s.w);
+        if (!w->m || !w->s.w ||
+            chk_cursor_init(&w->cur, &R->lvl[0].space.store))
+            goto oom;
     }
-    R->lvl_touched[level].n = 0;
+    if (chk_pool_start(&R->pool, nthreads))
+        goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+void chk_workers_free(ChkRun *R)
+{
+    if (R->pool.nthreads)
+        chk_pool_stop(&R->pool);
+    for (int t = 0; t < R->nwk; t++) {
+        ChkWorker *w = &R->wk[t];
+        if (t)
+            mdl_free(w->m);
+        lit_free(w->s.w);
+        chk_cursor_free(&w->cur);
+        chk_mem_free(&R->mem, w->log);
+    }
+    lit_free(R->wk);
+    R->wk = NULL;
+    R->nwk = 0;
 }

@@ -1,124 +1,114 @@
 /*
- * chk_space.c — the state space of one breadth-first exploration: the
- * visited set (states numbered in discovery order, which is BFS order, so
- * the queue is the numbering itself), BFS-tree parent pointers for
- * witnesses, and the successor lists needed to find livelocks.
+ * chk_space.c — the states of one breadth-first exploration: the store
+ * that numbers them in discovery order (which is BFS order, so the queue is
+ * the numbering itself), the BFS parent of each (the one link witnesses
+ * need), where each depth starts, and a "can end" bit per state for the
+ * livelock check.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "checker/checker_int.h"
 
-void chk_space_init(ChkSpace *sp)
+int chk_space_init(ChkSpace *sp, uint32_t max_words, ChkMem *mem,
+                   ChkGate *gate)
 {
     memset(sp, 0, sizeof *sp);
-    chk_table_init(&sp->states);
+    sp->mem = mem;
+    return chk_store_init(&sp->store, max_words, mem, gate);
 }
 
 void chk_space_free(ChkSpace *sp)
 {
-    chk_table_free(&sp->states);
-    free(sp->parent);
-    free(sp->step);
-    free(sp->depth);
-    chk_vec_free(&sp->eoff);
-    chk_vec_free(&sp->edges);
-    chk_space_init(sp);
+    chk_store_free(&sp->store);
+    chk_mem_free(sp->mem, sp->parent);
+    chk_mem_free(sp->mem, sp->level);
+    chk_mem_free(sp->mem, sp->end);
+    memset(sp, 0, sizeof *sp);
 }
 
-void chk_space_reset(ChkSpace *sp)
+int chk_space_reset(ChkSpace *sp)
 {
-    chk_table_reset(&sp->states);
-    sp->eoff.n = 0;
-    sp->edges.n = 0;
+    sp->nlevel = 0;
+    if (sp->end)
+        memset(sp->end, 0, sp->capend * sizeof *sp->end);
+    return chk_store_reset(&sp->store);
 }
 
-int chk_space_add(ChkSpace *sp, const MdlState *s, uint32_t parent,
-                  uint32_t step, uint32_t depth, uint32_t *id)
+uint32_t chk_space_count(const ChkSpace *sp)
 {
-    int r = chk_table_put(&sp->states, s->w, s->len, s->hash, id);
-    if (r != 1)
-        return r;
-    if (*id >= sp->cap) {
-        size_t nc = sp->cap ? sp->cap * 2 : 1024;
-        uint32_t *a = realloc(sp->parent, nc * sizeof *a);
-        if (!a)
+    return chk_store_count(&sp->store);
+}
+
+int chk_space_reserve(ChkSpace *sp, uint32_t n)
+{
+    size_t words = ((size_t)n + 63) / 64, old = sp->capend;
+    if (CHK_GROW(sp->mem, sp->parent, sp->capparent, n))
+        return -1;
+    if (words > sp->capend) {
+        if (CHK_GROW(sp->mem, sp->end, sp->capend, words))
             return -1;
-        sp->parent = a;
-        a = realloc(sp->step, nc * sizeof *a);
-        if (!a)
-            return -1;
-        sp->step = a;
-        a = realloc(sp->depth, nc * sizeof *a);
-        if (!a)
-            return -1;
-        sp->depth = a;
-        sp->cap = nc;
+        memset(sp->end + old, 0, (sp->capend - old) * sizeof *sp->end);
     }
-    sp->parent[*id] = parent;
-    sp->step[*id] = step;
-    sp->depth[*id] = depth;
-    return 1;
+    return 0;
 }
 
-void chk_space_state(const ChkSpace *sp, uint32_t id, MdlState *out)
+int chk_space_level(ChkSpace *sp, uint32_t first)
 {
-    uint32_t len;
-    const uint64_t *w = chk_table_key(&sp->states, id, &len);
-    memcpy(out->w, w, len * sizeof *w);
-    if (out->len > len)
-        memset(out->w + len, 0, (out->len - len) * sizeof *w);
-    out->len = len;
-    out->hash = sp->states.hash[id];
+    if (CHK_GROW(sp->mem, sp->level, sp->caplevel, sp->nlevel + 1))
+        return -1;
+    assert(!sp->nlevel || sp->level[sp->nlevel - 1] < first);
+    sp->level[sp->nlevel++] = first;
+    return 0;
 }
 
-/* Backward reachability from the states marked in `ends` over the recorded
-   successor lists (eoff has one entry per expanded state, plus one). */
-uint32_t chk_space_livelock(ChkSpace *sp, const uint8_t *ends)
+uint32_t chk_space_depth(const ChkSpace *sp, uint32_t id)
 {
-    uint32_t n = sp->states.n, *cnt, *rev, *queue, head = 0, tail = 0;
-    uint8_t *fin;
-    if (sp->eoff.n != (size_t)n + 1)
-        return CHK_NONE;                /* not fully expanded */
-    cnt = calloc((size_t)n + 1, sizeof *cnt);
-    rev = malloc((sp->edges.n + 1) * sizeof *rev);
-    queue = malloc(((size_t)n + 1) * sizeof *queue);
-    fin = calloc((size_t)n + 1, 1);
-    if (!cnt || !rev || !queue || !fin) {
-        free(cnt);
-        free(rev);
-        free(queue);
-        free(fin);
-        return CHK_NONE;
+    size_t lo = 0, hi = sp->nlevel;
+    /* the last level starting at or before id */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (sp->level[mid] <= id)
+            lo = mid;
+        else
+            hi = mid;
     }
-    for (size_t e = 0; e < sp->edges.n; e++)
-        cnt[sp->edges.v[e] + 1]++;
-    for (uint32_t i = 0; i < n; i++)
-        cnt[i + 1] += cnt[i];
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t e = sp->eoff.v[i]; e < sp->eoff.v[i + 1]; e++)
-            rev[cnt[sp->edges.v[e]]++] = i;
-    /* cnt[j] now ends j's predecessor list; it starts at cnt[j - 1] */
-    for (uint32_t i = 0; i < n; i++)
-        if (ends[i]) {
-            fin[i] = 1;
-            queue[tail++] = i;
-        }
-    while (head < tail) {
-        uint32_t j = queue[head++], lo = j ? cnt[j - 1] : 0;
-        for (uint32_t e = lo; e < cnt[j]; e++)
-            if (!fin[rev[e]]) {
-                fin[rev[e]] = 1;
-                queue[tail++] = rev[e];
-            }
-    }
-    head = CHK_NONE;
-    for (uint32_t i = 0; i < n && head == CHK_NONE; i++)
-        if (!fin[i])
-            head = i;
-    free(cnt);
-    free(rev);
-    free(queue);
-    free(fin);
-    return head;
+    return (uint32_t)lo;
+}
+
+typedef struct {
+    ChkSpace *sp;
+    ChkCursor *c;
+    const MdlState *parent, *child;
+    uint32_t step;
+} Find;
+
+static void find_succ(void *ctx, uint32_t step, const MdlState *s)
+{
+    Find *f = ctx;
+    if (f->step != MDL_STEP_NONE || s->len != f->child->len ||
+        memcmp(s->w, f->child->w, s->len * sizeof *s->w))
+        return;
+    f->step = step;
+}
+
+static void no_err(void *ctx, uint32_t step, const MdlError *e)
+{
+    (void)ctx;
+    (void)step;
+    (void)e;
+}
+
+uint32_t chk_space_step(ChkSpace *sp, Model *m, ChkCursor *c, uint32_t parent,
+                        uint32_t child, MdlState *a, MdlState *b)
+{
+    Find f;
+    chk_store_get(&sp->store, c, child, b);
+    chk_store_get(&sp->store, c, parent, a);
+    f.sp = sp;
+    f.c = c;
+    f.parent = a;
+    f.child = b;
+    f.step = MDL_STEP_NONE;
+    mdl_successors(m, a, find_succ, no_err, &f);
+    return f.step;
 }

@@ -9,58 +9,15 @@
  * pending stores get witness-wide numbers (#1, #2, …) as they are created,
  * and each crash lists which of them its image includes and lacks.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checker/checker_int.h"
 
-typedef struct {
-    char *s;
-    size_t n, cap;
-} Buf;
+typedef LitStr Buf;
 
-static void put(Buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void put(Buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-    for (;;) {
-        size_t room = b->cap - b->n;
-        va_start(ap, fmt);
-        k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0)
-            return;
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        {
-            size_t nc = b->cap ? b->cap * 2 : 1024;
-            char *p;
-            while (nc < b->n + (size_t)k + 1)
-                nc *= 2;
-            p = realloc(b->s, nc);
-            if (!p)
-                return;
-            b->s = p;
-            b->cap = nc;
-        }
-    }
-}
-
-/* A JSON string literal through the one escaper (lit_str_json). */
-static void put_json_str(Buf *b, const char *s)
-{
-    LitStr j = {0};
-    lit_str_json(&j, s);
-    if (!j.failed)
-        put(b, "%s", j.s);
-    lit_str_free(&j);
-}
+#define put lit_str_printf
+#define put_json_str lit_str_json
 
 typedef struct {
     int level;                          /* 0 main, else recovery level */
@@ -75,7 +32,8 @@ typedef struct {
 typedef struct {
     ChkRun *R;
     Buf text, steps, crashes, deps;
-    MdlState a, b;
+    MdlState a, b;                      /* replay */
+    MdlState c, d;                      /* finding the steps */
     int32_t slotid[64];
     int nstores, nsteps, ncrashes;
     int first_crash_after;
@@ -147,7 +105,7 @@ static void step_json(W *w, const MdlStepInfo *in, int level, int store,
 {
     const char *kname = in->kernel >= 0 ? w->R->p->kernels[in->kernel].name
                                         : "";
-    if (w->steps.n)
+    if (w->steps.len)
         put(&w->steps, ",");
     put(&w->steps, "{\"id\":%d,\"phase\":\"%s\",\"thread\":%d,\"kernel\":",
         w->nsteps, level ? "recovery" : "main", (int)in->gtid);
@@ -219,7 +177,7 @@ static int replay(W *w, uint32_t step, int level)
         if (in.created < np)
             for (int j = 0; j < np; j++)
                 if (pend[in.created].deps & (1ull << j)) {
-                    if (w->deps.n)
+                    if (w->deps.len)
                         put(&w->deps, ",");
                     put(&w->deps, "[%d,%d]", store, w->slotid[j]);
                 }
@@ -266,8 +224,8 @@ static void crash(W *w, uint32_t img, int ncrash)
     Find f;
     Buf inc = {0}, exc = {0};
     int np = mdl_pending(R->m, &w->a, pend, 64);
-    chk_image_expand(R, img, R->ifull);
-    f.want = R->ifull;
+    chk_image_expand(R, img, R->img.full);
+    f.want = R->img.full;
     f.n = (uint32_t)R->p->pm_words;
     f.included = 0;
     mdl_images(R->m, &w->a, find_image, &f);
@@ -275,18 +233,18 @@ static void crash(W *w, uint32_t img, int ncrash)
         char nm[64];
         Buf *b = (f.included & (1ull << j)) ? &inc : &exc;
         mdl_word_name(R->m, LIT_PM, pend[j].word, nm, sizeof nm);
-        put(b, "%s#%d %s = %lld", b->n ? ", " : "", w->slotid[j], nm,
+        put(b, "%s#%d %s = %lld", b->len ? ", " : "", w->slotid[j], nm,
             (long long)pend[j].value);
     }
     put(&w->text, "crash %d after step %d", ncrash, w->nsteps);
     if (np) {
-        put(&w->text, ": image includes %s; lacks %s", inc.n ? inc.s : "none",
-            exc.n ? exc.s : "none");
+        put(&w->text, ": image includes %s; lacks %s", inc.len ? inc.s : "none",
+            exc.len ? exc.s : "none");
     }
     put(&w->text, "\n  image: ");
     image_text(R, f.want, &w->text);
     put(&w->text, "\n");
-    if (w->crashes.n)
+    if (w->crashes.len)
         put(&w->crashes, ",");
     put(&w->crashes, "{\"after\":%d,\"included\":[", w->nsteps - 1);
     for (int j = 0, k = 0; j < np && j < 64; j++)
@@ -297,21 +255,27 @@ static void crash(W *w, uint32_t img, int ncrash)
         if (!(f.included & (1ull << j)))
             put(&w->crashes, "%s%d", k++ ? "," : "", w->slotid[j]);
     put(&w->crashes, "]}");
-    free(inc.s);
-    free(exc.s);
+    lit_str_free(&inc);
+    lit_str_free(&exc);
 }
 
-static int collect_path(const ChkSpace *sp, uint32_t target, uint32_t *out,
+/* The steps from the root of level `level`'s space to target, found by
+   re-expanding each state's parent; how many, or -1. */
+static int collect_path(W *w, int level, uint32_t target, uint32_t *out,
                         int max)
 {
+    ChkLevel *L = &w->R->lvl[level];
     int n = 0;
-    for (uint32_t s = target; s != 0 && s != CHK_NONE; s = sp->parent[s])
+    for (uint32_t s = target; s != 0 && s != CHK_NONE;
+         s = chk_space_parent(&L->space, s))
         n++;
     if (n > max)
         return -1;
     for (uint32_t s = target, k = (uint32_t)n; s != 0 && s != CHK_NONE;
-         s = sp->parent[s])
-        out[--k] = sp->step[s];
+         s = chk_space_parent(&L->space, s))
+        out[--k] = chk_space_step(&L->space, w->R->m, &L->cur,
+                                  chk_space_parent(&L->space, s), s, &w->c,
+                                  &w->d);
     return n;
 }
 
@@ -343,7 +307,7 @@ static const ChkBest *memo_entry(ChkRun *R, uint32_t img, int d, int err,
 static void play(W *w, const Seg *seg, int nseg)
 {
     ChkRun *R = w->R;
-    uint32_t *path = malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
+    uint32_t *path = lit_malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
     if (!path)
         return;
     for (int k = 0; k < nseg; k++) {
@@ -354,12 +318,12 @@ static void play(W *w, const Seg *seg, int nseg)
             put(&w->text, "main program:\n");
         } else {
             chk_recover_space(R, g->img, R->o.crash_depth - g->level);
-            chk_image_expand(R, g->img, R->ifull);
-            mdl_init_recovery(R->m, R->ifull, &w->a);
+            chk_image_expand(R, g->img, R->img.full);
+            mdl_init_recovery(R->m, R->img.full, &w->a);
             put(&w->text, "recovery %d:\n", g->level);
         }
         memset(w->slotid, 0, sizeof w->slotid);
-        n = collect_path(&R->space[g->level], g->target, path,
+        n = collect_path(w, g->level, g->target, path,
                          (int)R->o.max_steps + 1);
         for (int i = 0; i < n; i++)
             if (replay_transition(w, path[i], g->level))
@@ -380,7 +344,7 @@ static void play(W *w, const Seg *seg, int nseg)
         if (g->crash_img != CHK_NONE)
             crash(w, g->crash_img, ++w->ncrashes);
     }
-    free(path);
+    lit_free(path);
 }
 
 static void finish(W *w, ChkViolation *v, int kind)
@@ -388,13 +352,13 @@ static void finish(W *w, ChkViolation *v, int kind)
     ChkRun *R = w->R;
     Buf js = {0};
     put(&js, "{\"kind\":\"%s\",\"steps\":[%s],\"crashes\":[%s]",
-        chk_vkind_names[kind], w->steps.n ? w->steps.s : "",
-        w->crashes.n ? w->crashes.s : "");
-    if (w->crashes.n) {
+        chk_vkind_names[kind], w->steps.len ? w->steps.s : "",
+        w->crashes.len ? w->crashes.s : "");
+    if (w->crashes.len) {
         const char *c = w->crashes.s, *e = strchr(c, '}');
         put(&js, ",\"crash\":%.*s}", (int)(e - c), c);
     }
-    put(&js, ",\"deps\":[%s]", w->deps.n ? w->deps.s : "");
+    put(&js, ",\"deps\":[%s]", w->deps.len ? w->deps.s : "");
     if (w->outcome[0]) {
         put(&js, ",\"outcome\":");
         put_json_str(&js, w->outcome);
@@ -406,25 +370,29 @@ static void finish(W *w, ChkViolation *v, int kind)
     put(&js, "}");
     v->kind = kind;
     v->depth = w->ncrashes;
-    v->witness = lit_arena_strdup(R->arena, w->text.n ? w->text.s : "");
+    v->witness = lit_arena_strdup(R->arena, w->text.len ? w->text.s : "");
     v->witness_json = lit_arena_strdup(R->arena, js.s ? js.s : "{}");
-    free(js.s);
-    free(w->text.s);
-    free(w->steps.s);
-    free(w->crashes.s);
-    free(w->deps.s);
-    free(w->a.w);
-    free(w->b.w);
+    lit_str_free(&js);
+    lit_str_free(&w->text);
+    lit_str_free(&w->steps);
+    lit_str_free(&w->crashes);
+    lit_str_free(&w->deps);
+    lit_free(w->a.w);
+    lit_free(w->b.w);
+    lit_free(w->c.w);
+    lit_free(w->d.w);
 }
 
 static int start(W *w, ChkRun *R)
 {
     memset(w, 0, sizeof *w);
     w->R = R;
-    w->a.cap = w->b.cap = mdl_max_words(R->m);
-    w->a.w = calloc(w->a.cap, sizeof(uint64_t));
-    w->b.w = calloc(w->b.cap, sizeof(uint64_t));
-    return w->a.w && w->b.w ? 0 : -1;
+    w->a.cap = w->b.cap = w->c.cap = w->d.cap = mdl_max_words(R->m);
+    w->a.w = lit_calloc(w->a.cap, sizeof(uint64_t));
+    w->b.w = lit_calloc(w->b.cap, sizeof(uint64_t));
+    w->c.w = lit_calloc(w->c.cap, sizeof(uint64_t));
+    w->d.w = lit_calloc(w->d.cap, sizeof(uint64_t));
+    return w->a.w && w->b.w && w->c.w && w->d.w ? 0 : -1;
 }
 
 /* Recovery segments from main image img towards observation (or error) id,
@@ -464,7 +432,7 @@ static void main_seg(Seg *seg)
 static int through_recovery(ChkRun *R, Seg *seg, uint32_t img, int err,
                             uint32_t id)
 {
-    seg[0].target = R->img_state.v[img];
+    seg[0].target = R->img.img[img].state;
     seg[0].crash_img = img;
     return recovery_segs(R, seg, 1, img, err, id);
 }
@@ -478,12 +446,12 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
         return;
     main_seg(seg);
     if (ph == LIT_RECOVERED) {
-        n = through_recovery(R, seg, R->out_aux[ph].v[o], 0,
-                             R->out_state[ph].v[o]);
+        n = through_recovery(R, seg, R->outs[ph].o[o].aux, 0,
+                             R->outs[ph].o[o].state);
     } else {
-        seg[0].target = R->out_state[ph].v[o];
+        seg[0].target = R->outs[ph].o[o].state;
         if (ph == LIT_CRASH)
-            seg[0].crash_img = R->out_aux[ph].v[o];
+            seg[0].crash_img = R->outs[ph].o[o].aux;
     }
     play(&w, seg, n);
     if (ph == LIT_CRASH) {
@@ -493,16 +461,16 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
     }
     {
         char buf[1024];
-        chk_outcome_text(R, ph, chk_table_key(&R->outs[ph], o, NULL), buf,
+        chk_outcome_text(R, ph, chk_table_key(&R->outs[ph].tab, o, NULL), buf,
                          sizeof buf);
         put(&w.text, "%s\n", buf);
         snprintf(w.outcome, sizeof w.outcome, "%s", buf);
         if (ph == LIT_CRASH) {
             Buf ib = {0};
-            chk_image_expand(R, R->out_aux[ph].v[o], R->ifull);
-            image_text(R, R->ifull, &ib);
+            chk_image_expand(R, R->outs[ph].o[o].aux, R->img.full);
+            image_text(R, R->img.full, &ib);
             v->image = lit_arena_strdup(R->arena, ib.s ? ib.s : "");
-            free(ib.s);
+            lit_str_free(&ib);
         }
     }
     finish(&w, v, v->kind);
@@ -516,11 +484,11 @@ void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
     if (start(&w, R))
         return;
     main_seg(seg);
-    if (R->err_img.v[err] == CHK_NONE) {
-        seg[0].target = R->err_state.v[err];
-        seg[0].err_step = R->err_aux.v[err];
+    if (R->err[err].img == CHK_NONE) {
+        seg[0].target = R->err[err].main_state;
+        seg[0].err_step = R->err[err].main_step;
     } else {
-        n = through_recovery(R, seg, R->err_img.v[err], 1, err);
+        n = through_recovery(R, seg, R->err[err].img, 1, err);
     }
     play(&w, seg, n);
     finish(&w, v, CHK_V_ERROR);

@@ -57,6 +57,30 @@ int h_parse_int(const char *s, int64_t *v)
     return 0;
 }
 
+/* --max-memory: a positive number of megabytes, or of kilo-, mega- or
+   gigabytes with a K, M or G suffix; into kilobytes. */
+static int parse_size_kb(const char *v, int64_t *kb)
+{
+    char num[32], *end;
+    size_t n = strlen(v);
+    int64_t x, unit = 1024;
+    if (!n || n >= sizeof num)
+        return -1;
+    memcpy(num, v, n + 1);
+    end = num + n - 1;
+    if (*end == 'K' || *end == 'k')
+        unit = 1;
+    else if (*end == 'G' || *end == 'g')
+        unit = 1024 * 1024;
+    if (*end == 'K' || *end == 'k' || *end == 'M' || *end == 'm' ||
+        *end == 'G' || *end == 'g')
+        *end = 0;
+    if (h_parse_int(num, &x) || x < 1 || x > INT64_MAX / unit / 1024)
+        return -1;
+    *kb = x * unit;
+    return 0;
+}
+
 static int out_of_memory(const char *cmd)
 {
     fprintf(stderr, "gpmc %s: error: out of memory\n", cmd);
@@ -83,6 +107,7 @@ static const Opt valued[] = {
     {"--model", 0}, {"--db", 0}, {"--config", HO_DEFINE},
     {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
     {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
+    {"--threads", HO_RUN}, {"--max-memory", HO_RUN},
     {"--shard", HO_SUITE},
 };
 
@@ -302,6 +327,16 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                 return usage_error(cmd, "--timeout must be a positive number "
                                    "of seconds, got '%s'", v);
             o->chk.timeout_s = t;
+        } else if (!strcmp(a, "--threads") && (allowed & HO_RUN)) {
+            if (h_parse_int(v, &x) || x < 1 || x > 256)
+                return usage_error(cmd, "--threads must be 1..256, got '%s'",
+                                   v);
+            o->chk.threads = (int)x;
+        } else if (!strcmp(a, "--max-memory") && (allowed & HO_RUN)) {
+            if (parse_size_kb(v, &x))
+                return usage_error(cmd, "--max-memory expects a size such as "
+                                   "512M or 4G, got '%s'", v);
+            o->chk.max_memory_kb = x;
         } else if (!strcmp(a, "--jobs") && (allowed & HO_SUITE)) {
             if (h_parse_int(v, &x) || x < 1 || x > 256)
                 return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);

@@ -28,7 +28,8 @@ static const char *suite_help =
     "usage: gpmc suite DIR|FILE... [--model M[,M...]|all] [--jobs N] [--db F]\n"
     "                  [--shard I/N] [--resume] [-D NAME=V] [--config KEY=V]\n"
     "                  [--crash-depth D] [--naive] [--max-states N]\n"
-    "                  [--max-steps N] [--timeout SECONDS]\n"
+    "                  [--max-steps N] [--timeout SECONDS] [--threads N]\n"
+    "                  [--max-memory SIZE]\n"
     "                  [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Checks every .litmus file (directories are searched recursively) under\n"
     "every model into the results database (default results/gpmc.db) and\n"
@@ -474,6 +475,7 @@ int h_cmd_suite(int argc, char **argv)
     r = h_opts_done(&o, r, "suite", suite_help, "no input directory or file");
     if (r >= 0)
         return r;
+    chk_options_share(&o.chk, o.jobs);
     if ((r = collect(&o, &ps))) {
         free_paths(&ps);
         h_opts_free(&o);

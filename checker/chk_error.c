@@ -1,0 +1,123 @@
+/*
+ * chk_error.c — what ends or marks a check besides its verdicts: limits
+ * (the first reason wins), running out of memory or budget, the timeout
+ * and the progress reports, and the runtime errors of the program with
+ * the fewest steps that reach each.
+ */
+#include <string.h>
+#include <sys/resource.h>
+
+#include "checker/checker_int.h"
+
+void chk_limit(ChkRun *R, const char *reason)
+{
+    if (R->status != CHK_DONE)
+        return;
+    R->status = CHK_INCOMPLETE;
+    R->reason = lit_arena_strdup(R->arena, reason);
+}
+
+void chk_fail(ChkRun *R)
+{
+    char msg[96];
+    R->failed = 1;
+    if (atomic_load(&R->mem.failed) == CHK_MEM_BUDGET)
+        snprintf(msg, sizeof msg, "max-memory (%lld MB) reached",
+                 (long long)(R->mem.limit >> 20));
+    else
+        snprintf(msg, sizeof msg, "out of memory");
+    chk_limit(R, msg);
+}
+
+void chk_tick(ChkRun *R)
+{
+    double now = chk_now();
+    if (R->o.progress && now - R->last_progress >= 1.0) {
+        ChkProgress pg;
+        struct rusage ru;
+        R->last_progress = now;
+        pg.states = R->states +
+                    (R->main_done ? 0 : chk_space_count(&R->lvl[0].space));
+        pg.transitions = R->transitions;
+        pg.depth = R->main_depth;
+        pg.recoveries = R->recoveries;
+        pg.peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss
+                                                       : 0;
+        pg.elapsed_s = now - R->t0;
+        R->o.progress(R->o.progress_ctx, &pg);
+    }
+    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "timeout (%gs)", R->o.timeout_s);
+        chk_limit(R, msg);
+    }
+}
+
+uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
+{
+    char text[320];
+    uint64_t key[41];
+    uint32_t id, n;
+    int r;
+    const char *kname = e->kernel >= 0 ? R->p->kernels[e->kernel].name : "";
+    if (e->kind == MDL_E_LIVELOCK || e->kind == MDL_E_DEADLOCK ||
+        e->kind == MDL_E_DIVERGENCE)
+        snprintf(text, sizeof text, "%s: %s%s", mdl_err_names[e->kind],
+                 e->msg, recovery ? " in recovery" : "");
+    else
+        snprintf(text, sizeof text, "%s: %s at %s:%d (%s, thread %d)%s",
+                 mdl_err_names[e->kind], e->msg, R->p->path, (int)e->line,
+                 kname, (int)e->gtid, recovery ? " in recovery" : "");
+    n = (uint32_t)((strlen(text) + 8) / 8);
+    memset(key, 0, sizeof key);
+    memcpy(key, text, strlen(text));
+    r = chk_table_put(&R->errs, key, n, &id);
+    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, R->err, R->caperr,
+                                     (size_t)id + 1))) {
+        chk_fail(R);
+        return CHK_NONE;
+    }
+    if (r == 1) {
+        ChkErr *x = &R->err[id];
+        x->kind = (uint32_t)e->kind;
+        x->gtid = e->gtid;
+        x->kernel = e->kernel;
+        x->line = e->line;
+        x->recovery = recovery;
+        x->text = lit_arena_strdup(R->arena, text);
+        x->main_best = x->main_state = x->main_step = CHK_NONE;
+        x->total = x->img = CHK_NONE;
+    }
+    return id;
+}
+
+void chk_error_at(ChkRun *R, int level, int recovery, uint32_t state,
+                  uint32_t depth, uint32_t step, const MdlError *e)
+{
+    uint32_t id, steps = depth + (step != MDL_STEP_NONE);
+    if (e->kind == MDL_E_LIMIT) {
+        chk_limit(R, e->msg);
+        return;
+    }
+    id = chk_error_id(R, e, recovery);
+    if (id == CHK_NONE)
+        return;
+    if (level == 0) {
+        ChkErr *x = &R->err[id];
+        if (x->main_best == CHK_NONE || x->main_best > steps) {
+            x->main_best = steps;
+            x->main_state = state;
+            x->main_step = step;
+        }
+    } else {
+        chk_relax(R, level, 1, id, steps, 0, state, step, VIA_ERROR);
+    }
+}
+
+void chk_errors_main(ChkRun *R)
+{
+    for (uint32_t e = 0; e < R->errs.n; e++) {
+        R->err[e].total = R->err[e].main_best;
+        R->err[e].img = CHK_NONE;
+    }
+}

@@ -1,0 +1,80 @@
+/*
+ * chk_live.c — livelock, found on demand (checker_int.h, LIVELOCK).
+ *
+ * No successor lists are kept. Instead a fixpoint marks every state from
+ * which an end (a terminal state or a failing step) is reachable: start
+ * from the "can end" bits, and re-expand each unmarked state, highest id
+ * first, marking it when some successor is marked. Successors tend to have
+ * higher ids than their parents, so one backward pass settles most states;
+ * passes repeat until nothing changes. The cost is one re-expansion of the
+ * unmarked states per pass, paid only by programs that can loop.
+ */
+#include <string.h>
+
+#include "checker/checker_int.h"
+
+typedef struct {
+    ChkSpace *sp;
+    ChkCursor *c;
+    const MdlState *cur;
+    const uint64_t *can;
+    int found;
+} Live;
+
+static void live_succ(void *ctx, uint32_t step, const MdlState *s)
+{
+    Live *l = ctx;
+    uint32_t id;
+    (void)step;
+    if (!l->found && !chk_store_find(&l->sp->store, l->c, l->cur, s, &id) &&
+        (l->can[id >> 6] >> (id & 63) & 1))
+        l->found = 1;
+}
+
+static void live_err(void *ctx, uint32_t step, const MdlError *e)
+{
+    (void)ctx;
+    (void)step;
+    (void)e;
+}
+
+uint32_t chk_live(ChkRun *R, int level)
+{
+    ChkLevel *L = &R->lvl[level];
+    ChkSpace *sp = &L->space;
+    uint32_t n = chk_space_count(sp), first = CHK_NONE;
+    size_t words = ((size_t)n + 63) / 64;
+    uint64_t *can = chk_mem_alloc(&R->mem, (words + 1) * sizeof *can);
+    int changed = 1;
+    Live l;
+    if (!can) {
+        chk_fail(R);
+        return CHK_NONE;
+    }
+    memcpy(can, sp->end, words * sizeof *can);
+    l.sp = sp;
+    l.c = &L->cur;
+    l.cur = &L->state;
+    l.can = can;
+    while (changed && R->status == CHK_DONE) {
+        changed = 0;
+        for (uint32_t i = n; i-- > 0 && R->status == CHK_DONE;) {
+            if (can[i >> 6] >> (i & 63) & 1)
+                continue;
+            chk_store_get(&sp->store, &L->cur, i, &L->state);
+            l.found = 0;
+            mdl_successors(R->m, &L->state, live_succ, live_err, &l);
+            if (l.found) {
+                can[i >> 6] |= 1ull << (i & 63);
+                changed = 1;
+            }
+            if ((i & 1023) == 0)
+                chk_tick(R);
+        }
+    }
+    for (uint32_t i = 0; i < n && first == CHK_NONE; i++)
+        if (!(can[i >> 6] >> (i & 63) & 1))
+            first = i;
+    chk_mem_free(&R->mem, can);
+    return first;
+}

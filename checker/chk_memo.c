@@ -1,0 +1,250 @@
+/*
+ * chk_memo.c — recovery. Recovery from image I with d further crashes
+ * allowed is a pure function of (I, d): it is explored once at level
+ * D - d and memoised as the recovered observations and errors it reaches,
+ * each with the fewest steps (then fewest crashes, then first found). A
+ * crash inside recovery adds the memo of (I2, d - 1) for each image I2 of
+ * that state, offset by the steps taken to reach it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker/checker_int.h"
+
+#define ERRBIT 0x80000000u
+
+/* Best-so-far of level `level` for an observation or error id. */
+static ChkBest *best_slot(ChkRun *R, int level, int err, uint32_t id)
+{
+    ChkLevel *L = &R->lvl[level];
+    ChkBest **arr = err ? &L->err : &L->out;
+    size_t *cap = err ? &L->caperr : &L->capout, old = *cap;
+    if (id >= old) {
+        if (chk_mem_grow(&R->mem, arr, cap, (size_t)id + 1, sizeof **arr)) {
+            chk_fail(R);
+            return NULL;
+        }
+        for (size_t i = old; i < *cap; i++)
+            (*arr)[i].steps = CHK_NONE;
+    }
+    return &(*arr)[id];
+}
+
+void chk_relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
+               uint32_t crashes, uint32_t state, uint32_t aux, uint32_t via)
+{
+    ChkLevel *L = &R->lvl[level];
+    ChkBest *b;
+    if (id == CHK_NONE)
+        return;
+    b = best_slot(R, level, err, id);
+    if (!b)
+        return;
+    if (b->steps == CHK_NONE) {
+        if (CHK_GROW(&R->mem, L->touched, L->captouched, L->ntouched + 1)) {
+            chk_fail(R);
+            return;
+        }
+        L->touched[L->ntouched++] = id | (err ? ERRBIT : 0);
+    } else if (b->steps < steps ||
+               (b->steps == steps && b->crashes <= crashes)) {
+        return;
+    }
+    b->id = id;
+    b->steps = steps;
+    b->crashes = crashes;
+    b->state = state;
+    b->aux = aux;
+    b->via = via;
+}
+
+/* A recovery state with d more crashes allowed: the memo of each of its
+   crash images (when d > 0), and, when terminal, its observation. */
+static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
+                          const MdlState *cur)
+{
+    int d = *(const int *)ctx, level = R->o.crash_depth - d, r;
+    uint32_t o, n = (uint32_t)(R->p->pm_words + R->p->dram_words);
+    if (d > 0) {
+        ChkImgSet set;
+        R->crash_points++;
+        if (chk_images_of(R, cur, &set))
+            return -1;
+        for (uint32_t k = 0; k < set.nimg && R->status == CHK_DONE; k++) {
+            uint32_t img2 = chk_set_img(R, &set, k);
+            uint32_t mi = chk_recover(R, img2, d - 1);
+            const ChkMemo *mm;
+            if (mi == CHK_NONE)
+                return R->failed ? -1 : 0;
+            mm = &R->memo[mi];
+            for (uint32_t j = 0; j < mm->nout + mm->nerr; j++) {
+                int err = j >= mm->nout;
+                const ChkBest *b = &R->mbest[err ? mm->err_first + j - mm->nout
+                                                 : mm->out_first + j];
+                chk_relax(R, level, err, b->id, depth + b->steps,
+                          b->crashes + 1, i, img2, VIA_NESTED);
+            }
+        }
+    }
+    if (!mdl_terminal(R->m, cur))
+        return 0;
+    mdl_observe(R->m, cur, R->pm, R->dram);
+    memcpy(R->obuf, R->pm, (size_t)R->p->pm_words * sizeof *R->pm);
+    memcpy(R->obuf + R->p->pm_words, R->dram,
+           (size_t)R->p->dram_words * sizeof *R->dram);
+    r = chk_table_put(&R->robs, R->obuf, n, &o);
+    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, R->robs_out, R->caprobs,
+                                     (size_t)o + 1))) {
+        chk_fail(R);
+        return -1;
+    }
+    if (r == 1) {
+        R->robs_out[o] = chk_outcome(R, LIT_RECOVERED, R->pm, R->dram, NULL);
+        if (R->failed)
+            return -1;
+    }
+    chk_relax(R, level, 0, o, depth, 0, i, CHK_NONE, VIA_TERMINAL);
+    return 1;
+}
+
+/* Explores recovery from image img with d more crashes allowed, leaving
+   the best-so-far entries of its level filled and touched. */
+static void explore_recovery(ChkRun *R, uint32_t img, int d)
+{
+    ChkLevel *L = &R->lvl[R->o.crash_depth - d];
+    L->ntouched = 0;
+    chk_image_expand(R, img, R->img.full);
+    mdl_init_recovery(R->m, R->img.full, &L->state);
+    chk_explore(R, R->o.crash_depth - d, 1, &L->state, visit_recovery, &d);
+}
+
+static int cmp_best(const void *a, const void *b)
+{
+    const ChkBest *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
+{
+    uint64_t key[2] = {img, (uint64_t)d};
+    uint32_t mi;
+    ChkLevel *L = &R->lvl[R->o.crash_depth - d];
+    ChkMemo memo;
+    int r = chk_table_put(&R->memo_keys, key, 2, &mi);
+    if (r < 0) {
+        chk_fail(R);
+        return CHK_NONE;
+    }
+    if (r == 0)
+        return mi;
+    R->recoveries++;
+    explore_recovery(R, img, d);
+    /* the memo keeps the entries sorted by kind, then id */
+    memo.out_first = (uint32_t)R->nmbest;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t start = R->nmbest;
+        if (pass == 1)
+            memo.err_first = (uint32_t)start;
+        for (size_t k = 0; k < L->ntouched; k++) {
+            uint32_t tid = L->touched[k];
+            int err = (tid & ERRBIT) != 0;
+            ChkBest *b;
+            if (err != pass)
+                continue;
+            b = best_slot(R, R->o.crash_depth - d, err, tid & ~ERRBIT);
+            if (!b ||
+                CHK_GROW(&R->mem, R->mbest, R->capmbest, R->nmbest + 1)) {
+                chk_fail(R);
+                return CHK_NONE;
+            }
+            R->mbest[R->nmbest++] = *b;
+            b->steps = CHK_NONE;
+        }
+        if (R->nmbest > start)
+            qsort(R->mbest + start, R->nmbest - start, sizeof *R->mbest,
+                  cmp_best);
+        if (pass == 0)
+            memo.nout = (uint32_t)(R->nmbest - start);
+        else
+            memo.nerr = (uint32_t)(R->nmbest - start);
+    }
+    L->ntouched = 0;
+    if (CHK_GROW(&R->mem, R->memo, R->capmemo, (size_t)mi + 1)) {
+        chk_fail(R);
+        return CHK_NONE;
+    }
+    R->memo[mi] = memo;
+    return mi;
+}
+
+void chk_recover_space(ChkRun *R, uint32_t img, int d)
+{
+    int level = R->o.crash_depth - d;
+    ChkLevel *L = &R->lvl[level];
+    explore_recovery(R, img, d);
+    for (size_t k = 0; k < L->ntouched; k++) {
+        uint32_t tid = L->touched[k];
+        ChkBest *b = best_slot(R, level, (tid & ERRBIT) != 0, tid & ~ERRBIT);
+        if (b)
+            b->steps = CHK_NONE;
+    }
+    L->ntouched = 0;
+}
+
+void chk_recover_all(ChkRun *R)
+{
+    ChkOutcomes *rec = &R->outs[LIT_RECOVERED];
+    uint32_t *seen = NULL;
+    size_t capseen = 0;
+    int d = R->o.crash_depth - 1;
+    for (uint32_t img = 0; img < R->img.tab.n && R->status == CHK_DONE;
+         img++) {
+        uint32_t st = R->img.img[img].state, mi, base;
+        const ChkMemo *mm;
+        if (st == CHK_NONE)
+            continue;
+        mi = chk_recover(R, img, d);
+        if (mi == CHK_NONE)
+            break;
+        mm = &R->memo[mi];
+        base = chk_space_depth(&R->lvl[0].space, st);
+        for (uint32_t j = 0; j < mm->nout; j++) {
+            const ChkBest *b = &R->mbest[mm->out_first + j];
+            uint32_t o = R->robs_out[b->id], total = base + b->steps;
+            ChkOut *out;
+            if (o == CHK_NONE)
+                continue;
+            if (o >= capseen) {
+                size_t old = capseen;
+                if (CHK_GROW(&R->mem, seen, capseen, (size_t)o + 1)) {
+                    chk_fail(R);
+                    goto out;
+                }
+                memset(seen + old, 0xFF, (capseen - old) * sizeof *seen);
+            }
+            out = &rec->o[o];
+            if (seen[o] != img) {
+                seen[o] = img;
+                out->count++;
+            }
+            if (out->best == CHK_NONE || out->best > total ||
+                (out->best == total && out->crashes > b->crashes)) {
+                out->best = total;
+                out->crashes = b->crashes;
+                out->state = b->id;
+                out->aux = img;
+            }
+        }
+        for (uint32_t j = 0; j < mm->nerr; j++) {
+            const ChkBest *b = &R->mbest[mm->err_first + j];
+            uint32_t total = base + b->steps;
+            ChkErr *x = &R->err[b->id];
+            if (x->total == CHK_NONE || x->total > total) {
+                x->total = total;
+                x->img = img;
+            }
+        }
+    }
+out:
+    chk_mem_free(&R->mem, seen);
+}

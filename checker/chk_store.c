@@ -1,0 +1,619 @@
+/*
+ * chk_store.c — the state store: tree compression of state vectors, and
+ * the set of states it numbers. The encoding is described beside ChkStore
+ * in checker_int.h.
+ */
+#include <sched.h>
+#include <string.h>
+
+#include "checker/checker_int.h"
+
+#define BIG 0x80000000u                 /* atom: a node holding a word */
+#define BUSY 0xFFFFFFFFu                /* node slot claimed, id not yet */
+#define MAX_NODES 0x7FFFFFF0u
+#define MAX_STATES 0x7FFFFFF0u
+#define SLOT_BITS 27                    /* order[id] = class | slot */
+#define MIN_SLOTS 256u
+#define CACHE_BITS 14
+#define NODES_KEPT (1u << 20)           /* a reset keeps up to these nodes */
+
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint64_t node_key(const ChkStore *st, uint32_t id)
+{
+    return *(const uint64_t *)chk_seg_at(&st->node, id);
+}
+
+/* The size class of a vector of len words: its len + 1 atoms fill a
+   perfect tree of 2^class leaves. */
+static inline int class_of(uint32_t len)
+{
+    return 64 - __builtin_clzll((uint64_t)len);   /* ceil(log2(len + 1)) */
+}
+
+/* ---- growing the indexes ----------------------------------------------- */
+
+typedef struct {
+    ChkStore *st;
+    int cls;                            /* root class, or -1: nodes */
+} Grow;
+
+static int rehash_nodes(ChkStore *st, uint64_t nslots)
+{
+    _Atomic uint64_t *ns = chk_mem_alloc(st->mem, nslots * sizeof *ns);
+    uint64_t mask = nslots - 1;
+    if (!ns)
+        return -1;
+    for (uint64_t i = 0; i <= st->nmask; i++) {
+        uint64_t s = atomic_load_explicit(&st->nslot[i], memory_order_relaxed);
+        uint64_t j;
+        if (!s)
+            continue;
+        assert((uint32_t)s != BUSY);
+        for (j = mix(node_key(st, (uint32_t)s)) & mask;
+             atomic_load_explicit(&ns[j], memory_order_relaxed);
+             j = (j + 1) & mask)
+            ;
+        atomic_store_explicit(&ns[j], s, memory_order_relaxed);
+    }
+    chk_mem_free(st->mem, (void *)st->nslot);
+    st->nslot = ns;
+    st->nmask = mask;
+    return 0;
+}
+
+static int rehash_roots(ChkStore *st, int cls, uint64_t nslots)
+{
+    ChkRoots *r = &st->root[cls];
+    _Atomic uint64_t *ns = chk_mem_alloc(st->mem, nslots * sizeof *ns);
+    _Atomic uint32_t *nid = chk_mem_alloc(st->mem, nslots * sizeof *nid);
+    uint64_t mask = nslots - 1;
+    if (!ns || !nid || nslots > (1u << SLOT_BITS)) {
+        chk_mem_free(st->mem, (void *)ns);
+        chk_mem_free(st->mem, (void *)nid);
+        return -1;
+    }
+    for (uint64_t i = 0; r->slot && i <= r->mask; i++) {
+        uint64_t key = atomic_load_explicit(&r->slot[i], memory_order_relaxed);
+        uint32_t id = atomic_load_explicit(&r->id[i], memory_order_relaxed);
+        uint64_t j;
+        if (!key)
+            continue;
+        assert(id != 0);
+        for (j = mix(key) & mask;
+             atomic_load_explicit(&ns[j], memory_order_relaxed);
+             j = (j + 1) & mask)
+            ;
+        atomic_store_explicit(&ns[j], key, memory_order_relaxed);
+        atomic_store_explicit(&nid[j], id, memory_order_relaxed);
+        *(uint32_t *)chk_seg_at(&st->order, id - 1) =
+            (uint32_t)cls << SLOT_BITS | (uint32_t)j;
+    }
+    chk_mem_free(st->mem, (void *)r->slot);
+    chk_mem_free(st->mem, (void *)r->id);
+    r->slot = ns;
+    r->id = nid;
+    r->mask = mask;
+    return 0;
+}
+
+static int full(uint32_t used, uint64_t mask)
+{
+    return (uint64_t)used * 4 >= (mask + 1) * 3;
+}
+
+/* Under the gate's exclusion: doubles the index if it is still too full
+   (every thread that saw it full asks; the first one does it). */
+static void grow(void *arg)
+{
+    Grow *g = arg;
+    ChkStore *st = g->st;
+    int r = 0;
+    if (atomic_load(&st->failed))
+        return;
+    if (g->cls < 0) {
+        if (full(atomic_load(&st->nused), st->nmask))
+            r = rehash_nodes(st, (st->nmask + 1) * 2);
+    } else if (!st->root[g->cls].slot) {
+        r = rehash_roots(st, g->cls, MIN_SLOTS);
+    } else if (full(atomic_load(&st->root[g->cls].used),
+                    st->root[g->cls].mask)) {
+        r = rehash_roots(st, g->cls, (st->root[g->cls].mask + 1) * 2);
+    }
+    if (r)
+        atomic_store(&st->failed, 1);
+}
+
+static int ensure_room(ChkStore *st, int cls)
+{
+    int f = cls < 0 ? full(atomic_load(&st->nused), st->nmask)
+                    : !st->root[cls].slot ||
+                          full(atomic_load(&st->root[cls].used),
+                               st->root[cls].mask);
+    if (f) {
+        Grow g = {st, cls};
+        chk_gate_exclusive(st->gate, grow, &g);
+    }
+    return atomic_load(&st->failed) ? -1 : 0;
+}
+
+/* ---- nodes --------------------------------------------------------------- */
+
+/* Interns a 64-bit node key; with find only, CHK_NONE when absent. */
+static uint32_t node_put(ChkStore *st, uint64_t key, int find)
+{
+    uint64_t h = mix(key), tag = h & 0xFFFFFFFF00000000ull;
+    _Atomic uint64_t *slot;
+    uint64_t mask, i;
+    if (!find && ensure_room(st, -1))
+        return CHK_NONE;
+    slot = st->nslot;
+    mask = st->nmask;
+    for (i = h & mask;; i = (i + 1) & mask) {
+        uint64_t s = atomic_load_explicit(&slot[i], memory_order_acquire);
+        if (!s) {
+            uint32_t id;
+            if (find)
+                return CHK_NONE;
+            if (!atomic_compare_exchange_strong(&slot[i], &s, tag | BUSY)) {
+                i = (i - 1) & mask;     /* look at what took the slot */
+                continue;
+            }
+            id = atomic_fetch_add(&st->nnode, 1);
+            if (id >= MAX_NODES || chk_seg_ensure(&st->node, id)) {
+                atomic_store(&st->failed, 1);
+                return CHK_NONE;
+            }
+            *(uint64_t *)chk_seg_at(&st->node, id) = key;
+            atomic_store_explicit(&slot[i], tag | id, memory_order_release);
+            atomic_fetch_add(&st->nused, 1);
+            return id;
+        }
+        if ((s & 0xFFFFFFFF00000000ull) != tag)
+            continue;
+        while ((uint32_t)s == BUSY) {
+            if (atomic_load(&st->failed))
+                return CHK_NONE;
+            sched_yield();
+            s = atomic_load_explicit(&slot[i], memory_order_acquire);
+        }
+        if (node_key(st, (uint32_t)s) == key)
+            return (uint32_t)s;
+    }
+}
+
+/* node_put through the thread's cache of recent keys: node ids never
+   change, so a hit needs no look at the shared table. */
+static inline uint32_t cached_put(ChkStore *st, ChkCursor *c, uint64_t key,
+                                  int find)
+{
+    uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    uint32_t id;
+    if (c->cid[i] && c->ckey[i] == key)
+        return c->cid[i] - 1;
+    id = node_put(st, key, find);
+    if (id != CHK_NONE) {
+        c->ckey[i] = key;
+        c->cid[i] = id + 1;
+    }
+    return id;
+}
+
+static inline uint32_t atomize(ChkStore *st, ChkCursor *c, uint64_t w,
+                               int find)
+{
+    uint32_t id;
+    if (w < BIG)
+        return (uint32_t)w;
+    id = cached_put(st, c, w, find);
+    return id == CHK_NONE ? CHK_NONE : BIG | id;
+}
+
+static inline uint64_t atom_word(const ChkStore *st, uint32_t a)
+{
+    return a & BIG ? node_key(st, a & ~BIG) : a;
+}
+
+/* ---- encoding ------------------------------------------------------------ */
+
+typedef struct {
+    ChkStore *st;
+    ChkCursor *c;
+    uint32_t plen;                      /* prev's last atom (its len) */
+    uint32_t pp;                        /* prev's leaves, 0: none */
+    int find;
+} Enc;
+
+/* Whether an atom of the aligned range [lo, lo + 2^h) changed: one word
+   of the change bit set up to h = 6, one word of its summary above. */
+static inline int changed(const ChkCursor *c, uint32_t lo, int h)
+{
+    if (h < 6)
+        return (c->chg[lo >> 6] >> (lo & 63) & ((2ull << ((1u << h) - 1)) - 1)) != 0;
+    if (h == 6)
+        return c->chg[lo >> 6] != 0;
+    if (h < 12)
+        return (c->chgsum >> (lo >> 6) & ((2ull << ((1u << (h - 6)) - 1)) - 1)) != 0;
+    return c->chgsum != 0 || c->chgfar;
+}
+
+/* The id (height h >= 1) or atom (h == 0) of the subtree over atoms
+   [lo, lo + 2^h); CHK_NONE on failure or, finding, when absent. */
+static uint32_t enc(Enc *e, uint32_t lo, int h)
+{
+    uint32_t hi = lo + (1u << h), l, r;
+    if (!changed(e->c, lo, h)) {
+        if (lo > e->plen)               /* past prev's len: zeros */
+            return h ? e->st->zh[h] : 0;
+        if (hi <= e->pp)
+            return h ? e->c->pid[(e->pp + lo) >> h] : e->c->atom[lo];
+    }
+    if (h == 0)
+        return e->c->satom[lo];
+    l = enc(e, lo, h - 1);
+    if (l == CHK_NONE)
+        return CHK_NONE;
+    r = enc(e, hi - (1u << (h - 1)), h - 1);
+    if (r == CHK_NONE)
+        return CHK_NONE;
+    return cached_put(e->st, e->c, (uint64_t)l | (uint64_t)r << 32, e->find);
+}
+
+/* The root key of s, encoded from the tree of prev, the state last
+   decoded into c (NULL: from nothing); UINT64_MAX on failure. */
+static uint64_t encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                       const MdlState *s, int find, int *cls)
+{
+    Enc e;
+    uint32_t plen = prev ? prev->len : 0, l, r;
+    uint32_t n = (s->len > plen ? s->len : plen) + 1;
+    uint32_t nw = (n + 63) >> 6;
+    int h;
+    assert(s->len >= 1 && s->len + 1 <= st->natoms);
+    e.st = st;
+    e.c = c;
+    e.plen = plen;
+    e.pp = prev ? 1u << c->cls : 0;
+    e.find = find;
+    memset(c->chg, 0, (size_t)nw * sizeof *c->chg);
+    c->chgsum = 0;
+    c->chgfar = 0;
+    if (s->len != plen) {
+        c->satom[0] = s->len;
+        c->chg[0] = 1;
+    }
+    for (uint32_t a = 1; a < n; a++) {
+        uint64_t w, pw;
+        /* both vectors are zero past their len; most words are equal */
+        if (a + 8 <= n && a + 7 <= plen && a + 7 <= s->len &&
+            !memcmp(s->w + a - 1, prev->w + a - 1, 8 * sizeof *s->w)) {
+            a += 7;
+            continue;
+        }
+        w = a <= s->len ? s->w[a - 1] : 0;
+        pw = a <= plen ? prev->w[a - 1] : 0;
+        if (w != pw) {
+            uint32_t x = atomize(st, c, w, find);
+            if (x == CHK_NONE)
+                return UINT64_MAX;
+            c->satom[a] = x;
+            c->chg[a >> 6] |= 1ull << (a & 63);
+        }
+    }
+    for (uint32_t i = 0; i < nw; i++)
+        if (c->chg[i]) {
+            if (i < 64)
+                c->chgsum |= 1ull << i;
+            else
+                c->chgfar = 1;
+        }
+    *cls = class_of(s->len);
+    h = *cls - 1;
+    l = enc(&e, 0, h);
+    if (l == CHK_NONE)
+        return UINT64_MAX;
+    r = enc(&e, 1u << h, h);
+    if (r == CHK_NONE)
+        return UINT64_MAX;
+    return (uint64_t)l | (uint64_t)r << 32;
+}
+
+/* ---- roots --------------------------------------------------------------- */
+
+/* 1 inserted (new id), 0 there (its id), -1 failure; finding, 1 absent. */
+static int root_put(ChkStore *st, int cls, uint64_t key, int find,
+                    uint32_t *id)
+{
+    ChkRoots *rt = &st->root[cls];
+    uint64_t i;
+    uint32_t x;
+    if (!find && ensure_room(st, cls))
+        return -1;
+    if (!rt->slot)
+        return 1;                       /* finding in an empty class */
+    for (i = mix(key) & rt->mask;; i = (i + 1) & rt->mask) {
+        uint64_t s = atomic_load_explicit(&rt->slot[i], memory_order_acquire);
+        if (!s) {
+            if (find)
+                return 1;
+            if (atomic_compare_exchange_strong(&rt->slot[i], &s, key))
+                break;
+        }
+        if (s != key)
+            continue;
+        while (!(x = atomic_load_explicit(&rt->id[i], memory_order_acquire))) {
+            if (atomic_load(&st->failed))
+                return -1;
+            sched_yield();
+        }
+        *id = x - 1;
+        return find && *id >= st->limit;
+    }
+    x = atomic_fetch_add(&st->nroot, 1);
+    if (x >= MAX_STATES || chk_seg_ensure(&st->order, x)) {
+        atomic_store(&st->failed, 1);
+        return -1;
+    }
+    *(uint32_t *)chk_seg_at(&st->order, x) =
+        (uint32_t)cls << SLOT_BITS | (uint32_t)i;
+    atomic_store_explicit(&rt->id[i], x + 1, memory_order_release);
+    atomic_fetch_add(&rt->used, 1);
+    *id = x;
+    return 1;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+/* Decodes heap node k (height h, first atom lo) with key `key` into w.
+   Where w still holds the state decoded before (same class), a subtree
+   whose id is unchanged is skipped: decoding BFS neighbours in turn costs
+   their difference, not their length. `had` is that state's len, or -1. */
+static void decode(const ChkStore *st, ChkCursor *c, uint32_t k, int h,
+                   uint32_t lo, uint64_t key, uint64_t *w, int64_t had)
+{
+    uint32_t x[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
+    for (int i = 0; i < 2; i++) {
+        uint32_t ck = 2 * k + (uint32_t)i;
+        uint32_t clo = lo + (uint32_t)i * (1u << (h - 1));
+        if (h == 1) {
+            if (clo <= had && c->atom[clo] == x[i])
+                continue;
+            c->atom[clo] = x[i];
+            if (clo == 0)
+                c->len = x[i];
+            else if (clo <= c->len)
+                w[clo - 1] = atom_word(st, x[i]);
+        } else if (clo <= c->len) {
+            /* a subtree past len is zero: encoding knows without pid; one
+               inside the last len has its nodes on record */
+            if (clo + (1u << (h - 1)) - 1 <= had && c->pid[ck] == x[i])
+                continue;
+            c->pid[ck] = x[i];
+            decode(st, c, ck, h - 1, clo, node_key(st, x[i]), w, had);
+        }
+    }
+}
+
+/* ---- public ---------------------------------------------------------------- */
+
+int chk_store_init(ChkStore *st, uint32_t max_words, ChkMem *mem,
+                   ChkGate *gate)
+{
+    memset(st, 0, sizeof *st);
+    st->mem = mem;
+    st->gate = gate;
+    st->natoms = max_words + 1;
+    st->nclass = class_of(max_words) + 1;
+    assert(st->nclass <= CHK_CLASSES);
+    st->limit = UINT32_MAX;
+    chk_seg_init(&st->node, mem, sizeof(uint64_t));
+    chk_seg_init(&st->order, mem, sizeof(uint32_t));
+    return chk_store_reset(st);
+}
+
+void chk_store_free(ChkStore *st)
+{
+    chk_seg_free(&st->node);
+    chk_seg_free(&st->order);
+    chk_mem_free(st->mem, (void *)st->nslot);
+    for (int k = 0; k < CHK_CLASSES; k++) {
+        chk_mem_free(st->mem, (void *)st->root[k].slot);
+        chk_mem_free(st->mem, (void *)st->root[k].id);
+    }
+    memset(st, 0, sizeof *st);
+}
+
+/* Empties a root class, keeping its index unless it grew large (a reset
+   store is usually refilled with little). */
+static void roots_reset(ChkStore *st, ChkRoots *rt)
+{
+    if (!atomic_load(&rt->used))
+        return;
+    atomic_store(&rt->used, 0);
+    if (rt->mask + 1 <= 64 * MIN_SLOTS) {
+        memset((void *)rt->slot, 0, (rt->mask + 1) * sizeof *rt->slot);
+        memset((void *)rt->id, 0, (rt->mask + 1) * sizeof *rt->id);
+        return;
+    }
+    chk_mem_free(st->mem, (void *)rt->slot);
+    chk_mem_free(st->mem, (void *)rt->id);
+    rt->slot = NULL;
+    rt->id = NULL;
+    rt->mask = 0;
+}
+
+/* Empties the node table: a new epoch, whose ids no cursor may keep. */
+static int nodes_reset(ChkStore *st)
+{
+    st->epoch++;
+    atomic_store(&st->nnode, 1);        /* id 0 is never a node */
+    atomic_store(&st->nused, 0);
+    if (st->nslot && st->nmask + 1 <= 64 * MIN_SLOTS) {
+        memset((void *)st->nslot, 0, (st->nmask + 1) * sizeof *st->nslot);
+    } else {
+        chk_mem_free(st->mem, (void *)st->nslot);
+        st->nslot = chk_mem_alloc(st->mem, MIN_SLOTS * sizeof *st->nslot);
+        st->nmask = MIN_SLOTS - 1;
+        if (!st->nslot)
+            return -1;
+    }
+    st->zh[0] = 0;
+    for (int h = 1; h < CHK_CLASSES; h++) {
+        st->zh[h] = node_put(st, (uint64_t)st->zh[h - 1] |
+                                     (uint64_t)st->zh[h - 1] << 32, 0);
+        if (st->zh[h] == CHK_NONE)
+            return -1;
+    }
+    return 0;
+}
+
+int chk_store_reset(ChkStore *st)
+{
+    atomic_store(&st->failed, 0);
+    atomic_store(&st->nroot, 0);
+    st->limit = UINT32_MAX;
+    for (int k = 0; k < st->nclass; k++)
+        roots_reset(st, &st->root[k]);
+    /* nodes stay (explorations of one program share subtrees) unless many */
+    if (!st->nslot || atomic_load(&st->nnode) > NODES_KEPT)
+        return nodes_reset(st);
+    return 0;
+}
+
+int chk_cursor_init(ChkCursor *c, const ChkStore *st)
+{
+    size_t leaves = (size_t)1 << (st->nclass - 1);
+    memset(c, 0, sizeof *c);
+    c->pid = lit_calloc(2 * leaves, sizeof *c->pid);
+    c->atom = lit_calloc(2 * leaves, sizeof *c->atom);
+    c->satom = lit_calloc(2 * leaves, sizeof *c->satom);
+    c->chg = lit_calloc(leaves / 64 + 1, sizeof *c->chg);
+    c->ckey = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->ckey);
+    c->cid = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->cid);
+    return c->pid && c->atom && c->satom && c->chg && c->ckey && c->cid
+               ? 0 : -1;
+}
+
+void chk_cursor_free(ChkCursor *c)
+{
+    lit_free(c->pid);
+    lit_free(c->atom);
+    lit_free(c->satom);
+    lit_free(c->chg);
+    lit_free(c->ckey);
+    lit_free(c->cid);
+    memset(c, 0, sizeof *c);
+}
+
+/* A cursor's cache belongs to one filling of one store. */
+static void cursor_sync(const ChkStore *st, ChkCursor *c)
+{
+    if (c->epoch != st->epoch || c->store != st) {
+        memset(c->cid, 0, ((size_t)1 << CACHE_BITS) * sizeof *c->cid);
+        c->epoch = st->epoch;
+        c->store = st;
+        c->buf = NULL;
+    }
+}
+
+void chk_cursor_forget(ChkCursor *c)
+{
+    c->buf = NULL;
+}
+
+int chk_store_put(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                  const MdlState *s, uint32_t *id)
+{
+    int cls;
+    uint64_t key;
+    cursor_sync(st, c);
+    key = encode(st, c, prev, s, 0, &cls);
+    if (key == UINT64_MAX)
+        return -1;
+    return root_put(st, cls, key, 0, id);
+}
+
+int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                   const MdlState *s, uint32_t *id)
+{
+    int cls;
+    uint64_t key;
+    cursor_sync(st, c);
+    key = encode(st, c, prev, s, 1, &cls);
+    if (key == UINT64_MAX)
+        return 1;
+    return root_put(st, cls, key, 1, id);
+}
+
+void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
+                   MdlState *out)
+{
+    uint32_t o = *(const uint32_t *)chk_seg_at(&st->order, id);
+    int cls = (int)(o >> SLOT_BITS);
+    const ChkRoots *rt = &st->root[cls];
+    uint64_t key = atomic_load_explicit(&rt->slot[o & ((1u << SLOT_BITS) - 1)],
+                                        memory_order_relaxed);
+    uint32_t old = out->len;
+    int64_t had = -1;
+    cursor_sync(st, c);
+    if (c->buf == out->w && c->cls == cls && c->len == old)
+        had = c->len;
+    c->cls = cls;
+    if (had < 0)
+        c->len = 0;
+    decode(st, c, 1, cls, 0, key, out->w, had);
+    out->len = c->len;
+    if (old > out->len)
+        memset(out->w + out->len, 0, (old - out->len) * sizeof *out->w);
+    out->hash = 0;
+    c->buf = out->w;
+}
+
+uint32_t chk_store_count(const ChkStore *st)
+{
+    uint32_t n = atomic_load(&((ChkStore *)st)->nroot);
+    return n < st->limit ? n : st->limit;
+}
+
+void chk_store_truncate(ChkStore *st, uint32_t n)
+{
+    st->limit = n;
+}
+
+void chk_store_renumber(ChkStore *st, uint32_t lo, uint32_t n,
+                        const uint32_t *perm, uint32_t *tmp)
+{
+    for (uint32_t r = 0; r < n; r++)
+        tmp[r] = *(uint32_t *)chk_seg_at(&st->order, lo + perm[r]);
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t o = tmp[r];
+        *(uint32_t *)chk_seg_at(&st->order, lo + r) = o;
+        atomic_store_explicit(
+            &st->root[o >> SLOT_BITS].id[o & ((1u << SLOT_BITS) - 1)],
+            lo + r + 1, memory_order_relaxed);
+    }
+}
+
+size_t chk_store_bytes(const ChkStore *st)
+{
+    size_t b = chk_seg_bytes(&st->node) + chk_seg_bytes(&st->order) +
+               (st->nmask + 1) * sizeof *st->nslot;
+    for (int k = 0; k < st->nclass; k++)
+        if (st->root[k].slot)
+            b += (st->root[k].mask + 1) *
+                 (sizeof *st->root[k].slot + sizeof *st->root[k].id);
+    return b;
+}
+
+uint32_t chk_store_nodes(const ChkStore *st)
+{
+    return atomic_load(&((ChkStore *)st)->nnode) - 1;
+}
