@@ -7,7 +7,8 @@
 need python3
 cd "$T"
 
-# Two threads of two stores; --max-states 6 stores the first 6 states (the
+# Two threads of two stores; without the reductions (--no-reduce),
+# --max-states 6 stores the first 6 states (the
 # first two BFS levels and part of the third) and visits the levels it
 # completed (specs/checker.md, Limits). Found before the limit: a crash
 # image with a[0] = 1 (the example of check 2), one with a[0] = 1 alone
@@ -36,7 +37,7 @@ check crash exists (a[0] == 3)
 check crash ~exists (a[0] == 1)
 check noerror
 LIT
-expect_rc 1 "$GPMC" run inc.litmus --model strict --max-states 6 --db u.db
+expect_rc 1 "$GPMC" run inc.litmus --model strict --no-reduce --max-states 6 --db u.db
 cat >want <<'OUT'
 Verdict INC strict 0 Unknown Ok
 Verdict INC strict 1 No No
@@ -56,7 +57,7 @@ assert_eq "unexpected view" "$(q u.db "SELECT group_concat(cond_index || verdict
     FROM unexpected")" "0Unknown 3Unknown 4No 5Unknown"
 
 # --json says the same
-expect_rc 1 "$GPMC" run inc.litmus --model strict --max-states 6 --json
+expect_rc 1 "$GPMC" run inc.litmus --model strict --no-reduce --max-states 6 --json
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 v = [r["verdict"] for r in d[0]["results"]]
@@ -89,7 +90,7 @@ assert_grep "unexpected lists the Unknown with its check" \
 # suite counts an incomplete check as failed and says why
 mkdir s
 cp inc.litmus s/
-expect_rc 1 "$GPMC" suite s --model strict --max-states 6 --db s.db
+expect_rc 1 "$GPMC" suite s --model strict --no-reduce --max-states 6 --db s.db
 assert_grep "suite line" '^FAIL s/inc\.litmus strict$' out
 assert_grep "suite says why" \
     '^  s/inc\.litmus strict check 1: cond 0: Unknown, expected Ok; cond 3: Unknown; cond 4: No; cond 5: Unknown; incomplete: max-states (6) reached$' out
@@ -99,8 +100,8 @@ assert_eq "suite summary" "$(tail -n 1 out)" "0 passed, 1 failed"
 # once a second on stderr (here at least one), then the summary line; the
 # verdict that needs the whole state space is Unknown (the unreduced search:
 # the reductions take this program in a hundred states).
-expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict --no-reduce -D N=8 \
-    -D R=3 --timeout 2.5 --progress
+expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
+    --no-reduce --max-states 100000000 -D N=8 -D R=3 --timeout 2.5 --progress
 n=$(grep -c '^gpmc: bench-barrier strict: [0-9]* states, [0-9]* states/s, depth [0-9]*, [0-9]* transitions, peak [0-9.]* [kMG]B, [0-9]* s$' err) || true
 [ "$n" -ge 1 ] && [ "$n" -le 4 ] || fail "progress lines: $(cat err)"
 assert_grep "summary line" \
@@ -108,6 +109,6 @@ assert_grep "summary line" \
 assert_eq "stderr lines" "$(wc -l <err)" $((n + 1))
 assert_grep "Unknown verdict" '^Verdict bench-barrier strict 0 Unknown -$' out
 # without --progress and off a terminal: nothing on stderr
-expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict --no-reduce -D N=8 \
-    -D R=3 --timeout 1.5
+expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
+    --no-reduce --max-states 100000000 -D N=8 -D R=3 --timeout 1.5
 [ ! -s err ] || fail "stderr without --progress: $(cat err)"
