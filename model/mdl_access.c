@@ -319,22 +319,22 @@ static int observed_any(const Model *m, uint32_t lo, uint32_t hi)
 }
 
 /* Hierarchy flags of a hierarchy instruction (mdl_por.c, CLASSES): what
-   it acts on, and whether it may add crash images. */
+   it acts on. None adds crash images: requests, fences and pcommit counts
+   are not part of them, and a pbar only completes what hardware events
+   could. */
 static unsigned hier_flags(const Model *m, int op)
 {
-    int durable = m->red->writes_grow;
+    int durable = m->red->durable;
     switch (op) {
     case LIT_CLWB: case LIT_CLFLUSH:
-        return FP_GROW | FP_FLUSH;
+        return FP_FLUSH;
     case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
     case LIT_PBAR_WI: case LIT_PSYNC:
-        return durable ? FP_SETTLE : FP_GROW | FP_HIER_ALL;
-    case LIT_PBAR_WG: case LIT_PBAR_KR:
-        return durable ? FP_HIER_ALL : FP_GROW | FP_HIER_ALL;
+        return durable ? FP_SETTLE : FP_HIER_ALL;
     case LIT_PCOMMIT:
-        return durable ? 0 : FP_GROW | FP_HIER_ALL;
-    default:                            /* l2wb */
-        return FP_GROW | FP_HIER_ALL;
+        return durable ? 0 : FP_HIER_ALL;
+    default:                            /* l2wb, pbar.wg, pbar.kr */
+        return FP_HIER_ALL;
     }
 }
 
@@ -456,34 +456,56 @@ static int find_sticky(const LitBody *b, uint8_t *sticky)
     return 0;
 }
 
-/* Appends the lines of the PM words of access a to iv (cnt intervals);
-   -1 out of memory. */
+/* Whether interval [lo, hi] of word ids holds a PM word on a line the
+   hierarchy model keeps. */
+static int kept_any(const Model *m, uint32_t lo, uint32_t hi)
+{
+    uint32_t wpl = (uint32_t)m->p->words_per_line;
+    for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
+        if (mdl_access_kept(m, w / wpl))
+            return 1;
+    return 0;
+}
+
+/* Appends to iv (cnt intervals) the kept lines of the PM words of access
+   a: those the hierarchy model keeps state for; -1 out of memory. */
 static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
                      uint32_t **iv, size_t *cap, uint32_t *cnt)
 {
     uint32_t wpl = (uint32_t)m->p->words_per_line;
-    if (LIT_GROW(*iv, *cap, 2 * ((size_t)*cnt + a->n)))
-        return -1;
     for (uint32_t q = 0; q < a->n; q++) {
         uint32_t lo = sr->pool[2 * (a->first + q)],
                  hi = sr->pool[2 * (a->first + q) + 1];
         if (lo >= (uint32_t)m->p->pm_words)
             continue;                   /* not PM */
-        (*iv)[2 * *cnt] = lo / wpl;
-        (*iv)[2 * *cnt + 1] = hi / wpl;
-        (*cnt)++;
+        for (uint32_t l = lo / wpl; l <= hi / wpl; l++) {
+            if (!mdl_access_kept(m, l))
+                continue;
+            if (LIT_GROW(*iv, *cap, 2 * ((size_t)*cnt + 1)))
+                return -1;
+            (*iv)[2 * *cnt] = (*iv)[2 * *cnt + 1] = l;
+            (*cnt)++;
+        }
     }
     return 0;
 }
 
 /* The lines every PM write and flush of the body acts on (sr->lines),
-   using buf (capacity cap) as scratch. */
+   using buf (capacity cap) as scratch; every line when the body has an
+   l2wb, which requests a write-back of each dirty line. */
 static int body_lines(Model *m, const LitBody *b, MdlSlotRed *sr,
                       uint32_t **buf, size_t *cap)
 {
-    uint32_t n = 0;
+    uint32_t n = 0, wpl = (uint32_t)m->p->words_per_line;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const MdlAcc *a = &sr->acc[pc];
+        if (b->code[pc].op == LIT_L2WB && m->p->pm_words > 0) {
+            if (LIT_GROW(*buf, *cap, 2 * ((size_t)n + 1)))
+                return -1;
+            (*buf)[2 * n] = 0;
+            (*buf)[2 * n + 1] = ((uint32_t)m->p->pm_words - 1) / wpl;
+            n++;
+        }
         if (((a->rw & MDL_I_WRITE) || (a->flags & FP_FLUSH)) &&
             add_lines(m, sr, a, buf, cap, &n))
             return -1;
@@ -556,7 +578,9 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
             assert(npool - start < 65536);
             if (l->space == LIT_PM && (a->rw & MDL_I_WRITE))
                 for (uint32_t j = start; j < npool; j++)
-                    if (observed_any(m, pool[2 * j], pool[2 * j + 1]))
+                    if (m->pol->hierarchy
+                            ? kept_any(m, pool[2 * j], pool[2 * j + 1])
+                            : observed_any(m, pool[2 * j], pool[2 * j + 1]))
                         a->flags |= FP_GROW;
         }
         if ((a->flags & FP_ENDS) &&
@@ -742,10 +766,8 @@ int mdl_access_setup(Model *m)
     m->red = lit_arena_alloc(m->arena, sizeof *m->red);
     if (!m->red)
         return -1;
-    /* Never, since hw's default mode keeps no per-line write logs: a PM
-       write then takes away the write-back of the line's older dirty value
-       (mdl_por.c, CLASSES; test_mdl_reduce's test_classes_hold). */
-    m->red->writes_grow = 0;
+    m->red->durable = m->pol->hierarchy &&
+                      m->p->config.val[LIT_CFG_WPQ] == 0;
     return 0;
 }
 
@@ -759,6 +781,13 @@ int mdl_access_launches(Model *m)
     m->red->coll = lit_arena_alloc(m->arena, (size_t)m->p->nkernels + 1);
     if (!m->red->coll)
         return -1;
+    for (int k = 0; k < 2; k++) {
+        m->red->ev[k].cap = m->max_words;
+        m->red->ev[k].w = lit_arena_alloc(m->arena, (size_t)m->max_words *
+                                                    sizeof(uint64_t));
+        if (!m->red->ev[k].w)
+            return -1;
+    }
     for (int k = 0; k < m->p->nkernels; k++)
         m->red->coll[k] = (uint8_t)has_collective(m, &m->p->kernels[k]);
     for (int part = 0; part < 2; part++) {

@@ -890,8 +890,8 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     MdlError e;
     uint32_t codes[128];
     int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
-    if (!mdl_terminal(m, s) && !nev && (m->mode & MDL_POR)) {
-        int i = mdl_por_ample(m, s, L, out);
+    if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
+        int i = mdl_por_ample(m, s, L, codes, nev, out);
         if (i >= 0) {
             succ(ctx, (uint32_t)i, out);
             return 1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/mdl_hw.h"
+#include "model/mdl_reduce.h"
 
 void mdl_hw_open(MdlState *s, uint32_t at, uint32_t n)
 {
@@ -121,6 +122,31 @@ static void layout(Model *m, Hw *h)
                 h->clines[k++] = l;
 }
 
+/* The projection (mdl_hw.h): with MDL_SLICE, when some declared word is
+   not observed, the words whose NVM is kept and the lines whose hierarchy
+   state is (mdl_slice.c decides both). */
+static int project(Model *m, Hw *h)
+{
+    const uint8_t *obs = m->red ? m->red->observed : NULL;
+    int unobserved = 0;
+    if (h->naive || !obs)
+        return 0;
+    for (int32_t i = 0; i < h->nw; i++)
+        unobserved |= !obs[h->cword[i]];
+    if (!unobserved)
+        return 0;
+    m->projected = 1;
+    h->wobs = lit_arena_alloc(m->arena, (size_t)h->nw + 1);
+    h->lkept = lit_arena_alloc(m->arena, (size_t)h->nl + 1);
+    if (!h->wobs || !h->lkept)
+        return -1;
+    for (int32_t i = 0; i < h->nw; i++)
+        h->wobs[i] = obs[h->cword[i]];
+    for (int32_t l = 0; l < h->nl; l++)
+        h->lkept[l] = (uint8_t)mdl_access_kept(m, (uint32_t)h->lno[l]);
+    return 0;
+}
+
 static uint32_t hw_thread_words(const Model *m)
 {
     return hw_of(m)->t_stride;
@@ -141,7 +167,12 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     h->naive = m->naive;
     h->vol = m->p->config.val[LIT_CFG_WPQ] != 0;
     h->ack_drain = h->vol && m->p->config.val[LIT_CFG_WT_ACK] == 0;
+    m->fx_kept = 1;
     layout(m, h);
+    if (project(m, h)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     nw = (uint32_t)h->nw;
     h->nlw = ((uint32_t)h->nl + 63) / 64;
     h->ncw = ((uint32_t)h->nc + 63) / 64;

@@ -18,6 +18,16 @@
  * state its events alone can reach (mdl_hw_closure.c). Its states are
  * therefore naive states: it never stores more of them than --naive.
  *
+ * PROJECTION (default mode with MDL_SLICE, when some PM word is not
+ * observed; specs/hw.md, "Projection"). Only the NVM of observed words
+ * can reach a check, and NVM is never read by a step, so the model keeps
+ * NVM, queued and write-through values of unobserved words at their
+ * initial value and 0. A line the reductions do not keep (mdl_reduce.h:
+ * none of its words, or with a volatile WPQ none of its controller's
+ * words, is observed) has no hierarchy state at all: a store to it only
+ * writes VIS, so it is never dirty and has no write-throughs, requests or
+ * queue entries; what fences would wait for there only delays them.
+ *
  * Lines and controllers are dense: line l is the l-th PM line holding a
  * declared word, controller c the c-th controller owning such a line, both
  * in ascending order. Declared PM words are dense too (layout gaps are not
@@ -92,6 +102,11 @@ typedef struct {
     uint32_t r_nvm, r_dirty, r_nwt, r_ql, r_fixed;
     /* thread word offsets */
     uint32_t t_rq, t_wr, t_pc, t_stride;
+    uint8_t *wobs;                      /* projection: per dense word,
+                                           observed; NULL: every word */
+    uint8_t *lkept;                     /* projection: per dense line, its
+                                           hierarchy state is kept; NULL:
+                                           every line */
     /* default-mode scratch */
     uint64_t *need;                     /* mdl_hw_lazy.c: 3 line and 2
                                            controller bit sets */
@@ -103,6 +118,16 @@ typedef struct {
 static inline Hw *hw_of(const Model *m)
 {
     return m->mstate;
+}
+
+static inline int hw_wobs(const Hw *h, int32_t dw)
+{
+    return !h->wobs || h->wobs[dw];
+}
+
+static inline int hw_kept(const Hw *h, int l)
+{
+    return !h->lkept || h->lkept[l];
 }
 
 static inline uint32_t hw_tw(const MdlLaunch *L, int slot, uint32_t off)

@@ -14,6 +14,11 @@
  * strict prefix of its queue drained (and nothing behind it), or all of
  * the queue and then, per line, one of the contents above. Controllers are
  * independent: the images are the product over controllers.
+ *
+ * With the projection (mdl_hw.h) an unobserved word keeps its NVM, which
+ * is its initial value, in every image: its queued and write-through
+ * values are not applied, and a write-back's contents count only for the
+ * observed words, so options that differ only there are one.
  */
 #include <assert.h>
 #include <string.h>
@@ -37,9 +42,10 @@ static uint32_t apply_entry(const Hw *h, const MdlState *s, uint32_t at,
     if (hd & HWQ_LINE) {
         int l = HW_LOW(hd);
         for (int32_t i = 0; i < h->lnw[l]; i++)
-            img[h->cword[h->lfirst[l] + i]] =
-                (int64_t)s->w[at + 1 + (uint32_t)i];
-    } else {
+            if (hw_wobs(h, h->lfirst[l] + i))
+                img[h->cword[h->lfirst[l] + i]] =
+                    (int64_t)s->w[at + 1 + (uint32_t)i];
+    } else if (hw_wobs(h, HW_LOW(hd))) {
         img[h->cword[HW_LOW(hd)]] = (int64_t)s->w[at + 1];
     }
     return hw_entry_len(h, hd);
@@ -59,7 +65,7 @@ static void line_options(Clo *x, int l)
     for (int j = 0; j < nt; j++) {
         uint32_t at = hw_wt_at(h, x->pm_off, j);
         int32_t dw = HW_LOW(s->w[at]);
-        if (h->wline[dw] != l)
+        if (h->wline[dw] != l || !hw_wobs(h, dw))
             continue;
         if (o[(size_t)(n - 1) * (size_t)nw + (size_t)(dw - first)] ==
             (int64_t)s->w[at + 1])
@@ -74,7 +80,9 @@ static void line_options(Clo *x, int l)
         int64_t *v = o + (size_t)n * (size_t)nw;
         int dup = 0;
         for (int32_t i = 0; i < nw; i++)
-            v[i] = (int64_t)s->w[x->pm_off + (uint32_t)(first + i)];
+            v[i] = hw_wobs(h, first + i)
+                       ? (int64_t)s->w[x->pm_off + (uint32_t)(first + i)]
+                       : o[i];
         for (int k = 0; k < n && !dup; k++)
             dup = !memcmp(o + (size_t)k * (size_t)nw, v,
                           (size_t)nw * sizeof *v);

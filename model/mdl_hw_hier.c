@@ -28,11 +28,20 @@ void mdl_hw_hier_init(Model *m, MdlState *s, uint32_t pm_off)
 
 /* ---- writing toward a controller ---------------------------------------- */
 
+/* With the projection, the NVM of unobserved words is never written: it
+   keeps its initial value (mdl_hw.h). */
+static void nvm_word(const Hw *h, MdlState *s, uint32_t pm_off, int32_t dw,
+                     uint64_t v)
+{
+    if (hw_wobs(h, dw))
+        mdl_set(s, pm_off + h->r_nvm + (uint32_t)dw, v);
+}
+
 static void nvm_line(const Hw *h, MdlState *s, uint32_t pm_off, int l,
                      const uint64_t *v)
 {
     for (int32_t i = 0; i < h->lnw[l]; i++)
-        mdl_set(s, pm_off + h->r_nvm + (uint32_t)(h->lfirst[l] + i), v[i]);
+        nvm_word(h, s, pm_off, h->lfirst[l] + i, v[i]);
 }
 
 /* Writes line l's values v (lnw words; or the word dw's value, a
@@ -49,7 +58,7 @@ static void toward(const Model *m, MdlState *s, uint32_t pm_off, int l,
         if (l >= 0)
             nvm_line(h, s, pm_off, l, v);
         else
-            mdl_set(s, pm_off + h->r_nvm + (uint32_t)dw, v[0]);
+            nvm_word(h, s, pm_off, dw, v[0]);
         if (what)
             snprintf(what, len, "persistent");
         return;
@@ -63,7 +72,8 @@ static void toward(const Model *m, MdlState *s, uint32_t pm_off, int l,
                        (h->ack_drain ? (uint64_t)(owner + 1) << HWQ_OWNER_SHIFT
                                      : 0));
     for (uint32_t i = 0; i < n; i++)
-        mdl_set(s, at + 1 + i, v[i]);
+        mdl_set(s, at + 1 + i, hw_wobs(h, l >= 0 ? h->lfirst[l] + (int32_t)i
+                                               : dw) ? v[i] : 0);
     mdl_set(s, pm_off + h->r_ql + (uint32_t)c,
             (uint64_t)(hw_ql_n(h, s, pm_off, c) + 1) |
             (uint64_t)(hw_ql_words(h, s, pm_off, c) + n + 1) << 16);
@@ -155,7 +165,7 @@ static void drain(Model *m, MdlState *s, const MdlLaunch *L, int c,
     } else {
         int32_t dw = HW_LOW(hd);
         n = 2;
-        mdl_set(s, pm_off + h->r_nvm + (uint32_t)dw, s->w[at + 1]);
+        nvm_word(h, s, pm_off, dw, s->w[at + 1]);
         if (info) {
             mdl_word_name(m, LIT_PM, h->cword[dw], nm, sizeof nm);
             mdl_info_effect(info, "%s = %lld persists", nm,
@@ -204,15 +214,27 @@ static uint32_t queue_bound(const Hw *h, const MdlState *s, uint32_t pm_off)
     return n;
 }
 
+/* What a store does to the crash images (Model.fx, mdl_por.c): a store
+   to a clean line adds the write-back of its new contents; to a dirty line
+   it replaces the write-back of the older contents, unless it leaves them
+   as they were. */
 int mdl_hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                        int32_t dw, int64_t v, int op, MdlStepInfo *info,
                        MdlError *e)
 {
     const Hw *h = hw_of(m);
     uint32_t pm_off = L->pm_off;
-    int l = h->wline[dw];
+    int l = h->wline[dw], dirty = hw_bit(s, pm_off + h->r_dirty, l);
     (void)info;
-    if ((op == LIT_ST_WT || !hw_bit(s, pm_off + h->r_dirty, l)) &&
+    if (!hw_kept(h, l)) {
+        mdl_set(s, pm_off + (uint32_t)dw, (uint64_t)v);
+        return MDL_OK;
+    }
+    if (!dirty)
+        m->fx |= MDL_FX_GROW;
+    else if (op == LIT_ST_WT || s->w[pm_off + (uint32_t)dw] != (uint64_t)v)
+        m->fx |= MDL_FX_SET;
+    if ((op == LIT_ST_WT || !dirty) &&
         event_bound(h, s, pm_off) >= HW_MAXEVENTS) {
         mdl_hw_limit(e, "more than 128 hardware events could be enabled "
                         "at once");
@@ -233,9 +255,10 @@ int mdl_hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         mdl_hw_open(s, hw_wt_at(h, pm_off, j), 2);
         mdl_set(s, hw_wt_at(h, pm_off, j),
                 (uint64_t)(uint32_t)dw | (uint64_t)(slot + 1) << 32);
-        mdl_set(s, hw_wt_at(h, pm_off, j) + 1, (uint64_t)v);
+        mdl_set(s, hw_wt_at(h, pm_off, j) + 1,
+                hw_wobs(h, dw) ? (uint64_t)v : 0);
         mdl_set(s, pm_off + h->r_nwt, (uint64_t)(n + 1));
-    } else if (!hw_bit(s, pm_off + h->r_dirty, l)) {
+    } else if (!dirty) {
         if (h->vol && queue_bound(h, s, pm_off) + 1 + (uint32_t)h->lnw[l] >
                           HW_VAR_WORDS / 2) {
             mdl_hw_limit(e, "the write-pending queues could overflow");
@@ -313,12 +336,15 @@ int mdl_hw_hier_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     }
 }
 
-/* The NVW-FIFO barrier of threads [first, first+n), in one step. */
+/* The NVW-FIFO barrier of threads [first, first+n), in one step. What it
+   does, hardware events could have done: the crash images shrink. */
 int mdl_hw_hier_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                       int n, MdlStepInfo *info)
 {
     const Hw *h = hw_of(m);
     uint32_t pm_off = L->pm_off;
+    int did = 0;                        /* every completion, write-back
+                                           and drain changes the region */
     for (int32_t l = 0; l < h->nl; l++) {
         int last = -1, k = 0, cover = 0, req = 0;
         for (int j = 0; j < hw_nwt(h, s, pm_off); j++) {
@@ -329,18 +355,25 @@ int mdl_hw_hier_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                 last = k;
             k++;
         }
+        did |= last >= 0;
         for (; last >= 0; last--)
             complete_wt(m, s, L, first_wt(h, s, pm_off, l), info);
         for (int t = first; t < first + n; t++) {
             cover |= hw_bit(s, hw_tw(L, t, h->t_wr), l);
             req |= hw_bit(s, hw_tw(L, t, h->t_rq), l);
         }
-        if ((cover || req) && hw_bit(s, pm_off + h->r_dirty, l))
+        if ((cover || req) && hw_bit(s, pm_off + h->r_dirty, l)) {
             writeback(m, s, L, l, info);
+            did = 1;
+        }
     }
     for (int32_t c = 0; h->vol && c < h->nc; c++)
-        while (hw_ql_n(h, s, pm_off, c))
+        while (hw_ql_n(h, s, pm_off, c)) {
             drain(m, s, L, c, info);
+            did = 1;
+        }
+    if (did)
+        m->fx |= MDL_FX_SHRINK;
     return MDL_OK;
 }
 

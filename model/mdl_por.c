@@ -5,29 +5,34 @@
  * CLASSES. What a step does to the crash images of its state:
  *   invisible  nothing (registers, dram, shared, loads, barriers that
  *              only order, stores to words no check observes);
- *   grow       adds a pending store and persists nothing: every image
- *              of the state before is an image of the state after;
- *   shrink     persists pending stores and adds none: every image after
- *              is an image before;
- *   visible    anything else (strict's stores, which persist at once;
- *              under hw, every PM write and hierarchy instruction).
- * Models that keep account (Model.fx_kept) say what each step did. For
- * hw, a step that leaves the region alone is invisible; with a durable WPQ
- * a PM write grows the images (it adds a last-write-back candidate to its
- * line's log and takes none away, and lines persist independently), and a
- * fence, pbar, psync or a release or join that completes requests and
- * writes lines back shrinks them (it only drops candidates and raises the
- * lines' write-through bounds); anything else that changes the region,
- * and everything with a volatile WPQ, is visible. tests/test_mdl_reduce.c
- * checks these inclusions on every step of generated programs.
+ *   grow       every image of the state before is an image of the state
+ *              after (an abstract model's store that persists nothing);
+ *   shrink     every image after is an image before (persisting pending
+ *              stores, adding none);
+ *   visible    anything else (strict's stores, which persist at once).
+ * The models say what each step did (Model.fx). Under hw (default mode),
+ * whose crash images are the NVM its hardware events can reach from the
+ * state (mdl_hw_closure.c): a PM write to a clean line grows (the line
+ * gains one more write-back, of its new contents, and loses none), one to
+ * a dirty line is visible (the write-back of its older contents is gone),
+ * unless it leaves the line as it was; a pbar, psync or release that
+ * completes, writes back or drains anything shrinks (it does what events
+ * could); requests, fences, pcommit and joins leave the images alone; and
+ * with the projection a step on a line the model keeps no state for only
+ * writes what loads see. tests/test_mdl_reduce.c checks these inclusions
+ * on every step of generated programs.
  *
  * AMPLE SINGLETONS. Thread i's step b may be taken alone at s when
  *   C1  no other thread can, before i moves, execute a step that does
  *       not commute with b (footprints, mdl_access.c): none writes a
- *       word b touches, none writes or reads a word b writes, and when
- *       collective persist barriers persist at release (scoped, hw)
- *       and b may complete such a barrier (arriving at one, finishing),
- *       no other member of its group may arrive at one or finish;
+ *       word b touches, none writes or reads a word b writes, under hw
+ *       none acts on a line b acts on, and when collective persist
+ *       barriers persist at release (scoped, hw) and b may complete such
+ *       a barrier (arriving at one, finishing), no other member of its
+ *       group may arrive at one or finish; and every model event enabled
+ *       at s (hw's default mode: those some thread's next step needs)
+ *       stays enabled after b and commutes with it (both orders reach the
+ *       same state), so that b needs none of them itself;
  *   C2  b is invisible or grows; or b shrinks and no other thread can
  *       grow the images before i moves;
  *   C3  b is not a sticky backward jump (mdl_reduce.h: every cycle of
@@ -36,10 +41,10 @@
  *   and b does not fail.
  *
  * FUSION. After a step of thread i, i's next steps run in the same
- * transition while each is invisible, commutes (C1), does not fail, jump
- * back, wait or finish: an ample singleton at a state that is then not
- * stored, since it has the crash images, errors and futures of the state
- * after it.
+ * transition while each is invisible, commutes (C1, model events
+ * included), does not fail, jump back, wait or finish: an ample singleton
+ * at a state that is then not stored, since it has the crash images,
+ * errors and futures of the state after it.
  */
 #include <string.h>
 
@@ -53,50 +58,41 @@ static int settles(const MdlInstr *d)
            d->op != LIT_CLFLUSH && d->op != LIT_L2WB && d->op != LIT_PCOMMIT;
 }
 
-static int classify(const Model *m, const MdlInstr *d, const MdlState *a,
-                    const MdlState *b)
+/* The class (CL_*) of the step just executed, from what the model says it
+   did (Model.fx). A model that does not say is assumed visible. */
+static int classify(const Model *m)
 {
-    const MdlLaunch *La, *Lb;
-    uint32_t na, nb;
-    if (m->fx_kept) {
-        if ((m->fx & MDL_FX_SET) ||
-            (m->fx & (MDL_FX_GROW | MDL_FX_SHRINK)) ==
-                (MDL_FX_GROW | MDL_FX_SHRINK))
-            return CL_VISIBLE;
-        if (m->fx & MDL_FX_GROW)
-            return CL_GROW;
-        return m->fx & MDL_FX_SHRINK ? CL_SHRINK : CL_INVISIBLE;
-    }
-    La = mdl_launch_of(m, a);
-    Lb = mdl_launch_of(m, b);
-    na = a->len - La->pm_off;
-    nb = b->len - Lb->pm_off;
-    if (na == nb && !memcmp(a->w + La->pm_off, b->w + Lb->pm_off,
-                            na * sizeof *a->w))
-        return CL_INVISIBLE;
-    if (d->space == LIT_PM && (d->flags & MDL_I_WRITE))
-        /* a last write may also complete a release or the join */
-        return m->red->writes_grow && !(d->flags & MDL_I_ENDS) ? CL_GROW
-                                                               : CL_VISIBLE;
-    if (settles(d) || (d->flags & (MDL_I_WAITS | MDL_I_ENDS)))
-        return m->red->writes_grow ? CL_SHRINK : CL_VISIBLE;
-    return CL_VISIBLE;
+    unsigned both = MDL_FX_GROW | MDL_FX_SHRINK;
+    if (!m->fx_kept || (m->fx & MDL_FX_SET) || (m->fx & both) == both)
+        return CL_VISIBLE;
+    if (m->fx & MDL_FX_GROW)
+        return CL_GROW;
+    return m->fx & MDL_FX_SHRINK ? CL_SHRINK : CL_INVISIBLE;
+}
+
+/* Hierarchy models: whether the PM word of step d lies on a line the model
+   keeps state for (else the step acts on no line). */
+static int on_kept_line(const Model *m, const MdlInstr *d)
+{
+    return d->word >= 0 &&
+           mdl_access_kept(m, (uint32_t)(d->word / m->p->words_per_line));
 }
 
 /* Hierarchy models: whether thread j, whose footprint has flags fl and
    lines (h, nh), may act on what step d of slot i acts on: the line of a
-   PM write or flush; the lines i may write or flush (a fence, pbar or
-   psync with a durable WPQ, FP_SETTLE); every line (l2wb, and hierarchy
-   instructions with a volatile WPQ). An arrival at a collective pbar, or
-   finishing, may complete a group whose release writes back every line
-   of the group: that acts on every line for a thread outside the group
-   (same: j shares i's CTA); a member's steps all come before the release
-   in either order. */
+   PM write or flush (if the model keeps it); the lines i may write or
+   flush (a fence, pbar or psync with a durable WPQ, FP_SETTLE); every line
+   (l2wb, and hierarchy instructions with a volatile WPQ). An arrival at a
+   collective pbar, or finishing, may complete a group whose release writes
+   back every line of the group: that acts on every line for a thread
+   outside the group (same: j shares i's CTA); a member's steps all come
+   before the release in either order. */
 static int hier_conflict(Model *m, const MdlLaunch *L, int i,
                          const MdlInstr *d, int same, unsigned fl,
                          const uint32_t *h, uint32_t nh)
 {
     unsigned own = 0;
+    int durable = m->red->durable;
     int releases = mdl_access_collective(m, L) &&
                    ((d->flags & MDL_I_ENDS) ||
                     ((d->flags & MDL_I_WAITS) && d->op == LIT_PBAR_WG));
@@ -104,12 +100,13 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
         return 1;
     if ((d->flags & MDL_I_PERSIST) && !(d->flags & MDL_I_WAITS)) {
         if (d->op == LIT_CLWB || d->op == LIT_CLFLUSH)
-            own = FP_FLUSH;
-        else if (settles(d) && m->red->writes_grow)
+            own = d->space == LIT_PM && on_kept_line(m, d) ? FP_FLUSH : 0;
+        else if (settles(d) && durable)
             own = FP_SETTLE;
-        else if (d->op != LIT_PCOMMIT || !m->red->writes_grow)
+        else if (d->op != LIT_PCOMMIT || !durable)
             own = FP_HIER_ALL;
-    } else if (d->space == LIT_PM && (d->flags & MDL_I_WRITE)) {
+    } else if (d->space == LIT_PM && (d->flags & MDL_I_WRITE) &&
+               on_kept_line(m, d)) {
         own = FP_FLUSH;
     }
     if (own == FP_HIER_ALL)
@@ -123,8 +120,7 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
         const uint32_t *mine = mdl_access_lines(m, L, i, &n);
         return !mine || mdl_access_meet(mine, n, h, nh);
     }
-    return d->word >= 0 &&
-           mdl_access_has(h, nh, (uint32_t)(d->word / m->p->words_per_line));
+    return mdl_access_has(h, nh, (uint32_t)(d->word / m->p->words_per_line));
 }
 
 /* C1 for the decoded step d of slot i at s; *grow gets whether another
@@ -190,6 +186,46 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
     return 1;
 }
 
+/* C1 for model events: step i of s, executed alone into b, and every
+   model event enabled at s (codes, nev) commute: the event is still
+   enabled in b, and running it in b reaches the state that the step
+   reaches after it. Events only ever run where they are needed; a step
+   that needs one itself (a write to a dirty line the hw model keeps, whose
+   older contents an event must capture first) does not commute with it. */
+static int events_commute(Model *m, const MdlState *s, const MdlLaunch *L,
+                          int i, const MdlState *b, const uint32_t *codes,
+                          int nev)
+{
+    uint32_t after[128];
+    MdlState *x = &m->red->ev[0], *y = &m->red->ev[1];
+    MdlError e;
+    unsigned fx = m->fx;
+    int na, ok = 1;
+    if (!nev)
+        return 1;
+    if (mdl_launch_of(m, b) != L)
+        return 0;
+    na = m->ops->events(m, b, L, after, 128);
+    for (int k = 0; k < nev && ok; k++) {
+        int found = 0;
+        for (int j = 0; j < na && !found; j++)
+            found = after[j] == codes[k];
+        mdl_state_copy(x, b);
+        mdl_state_copy(y, s);
+        ok = found &&
+             mdl_exec_step(m, x, L, MDL_STEP_EVENT | codes[k], NULL, NULL,
+                           &e) == MDL_OK &&
+             mdl_exec_step(m, y, L, MDL_STEP_EVENT | codes[k], NULL, NULL,
+                           &e) == MDL_OK &&
+             mdl_launch_of(m, y) == L &&
+             mdl_exec_step(m, y, L, (uint32_t)i, NULL, NULL, &e) == MDL_OK &&
+             x->len == y->len && x->hash == y->hash &&
+             !memcmp(x->w, y->w, x->len * sizeof *x->w);
+    }
+    m->fx = fx;
+    return ok;
+}
+
 /* Runs the invisible steps of slot i that follow in s (FUSION above). */
 static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
 {
@@ -198,17 +234,22 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
         const MdlLaunch *L = mdl_launch_of(m, s);
         MdlInstr d;
         MdlError e;
-        int grow;
+        uint32_t codes[128];
+        int grow, nev;
         if (L != L0 || mdl_decode(m, s, i, &d) ||
             (d.flags & (MDL_I_BACK | MDL_I_ENDS | MDL_I_WAITS |
                         MDL_I_BOUNDS)) ||
-            (d.op <= LIT_ATOM_CAS && !commutes(m, s, L, i, &d, &grow)))
+            ((d.op <= LIT_ATOM_CAS ||
+              (m->pol->hierarchy && (d.flags & MDL_I_PERSIST))) &&
+             !commutes(m, s, L, i, &d, &grow)))
             break;
+        nev = m->ops->events(m, s, L, codes, 128);
         mdl_state_copy(&m->trial, s);
         m->fx = 0;
         if (mdl_exec_step(m, &m->trial, L, (uint32_t)i, NULL, NULL, &e) !=
                 MDL_OK ||
-            classify(m, &d, s, &m->trial) != CL_INVISIBLE)
+            classify(m) != CL_INVISIBLE ||
+            !events_commute(m, s, L, i, &m->trial, codes, nev))
             break;
         mdl_state_copy(s, &m->trial);
         (*n)++;
@@ -216,31 +257,17 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
     m->fx = fx;
 }
 
-/* Transition `step` of s into out (the step, then with MDL_FUSE the
-   invisible steps of its thread after it); with d (the step decoded) also
-   the class of the step itself into *cls. */
-static int transition(Model *m, const MdlState *s, const MdlLaunch *L,
-                      uint32_t step, const MdlInstr *d, MdlState *out,
-                      MdlError *e, int *n, int *cls)
+int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
+                       uint32_t step, MdlState *out, MdlError *e, int *n)
 {
     int r;
     mdl_state_copy(out, s);
     m->fx = 0;
     r = mdl_exec_step(m, out, L, step, NULL, NULL, e);
     *n = 1;
-    if (r != MDL_OK)
-        return r;
-    if (d)
-        *cls = classify(m, d, s, out);
-    if ((m->mode & MDL_FUSE) && !(step & MDL_STEP_EVENT))
+    if (r == MDL_OK && (m->mode & MDL_FUSE) && !(step & MDL_STEP_EVENT))
         fuse(m, out, L, (int)step, n);
     return r;
-}
-
-int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
-                       uint32_t step, MdlState *out, MdlError *e, int *n)
-{
-    return transition(m, s, L, step, NULL, out, e, n, NULL);
 }
 
 int mdl_por_class(Model *m, const MdlState *s, int i, MdlState *out)
@@ -254,11 +281,11 @@ int mdl_por_class(Model *m, const MdlState *s, int i, MdlState *out)
     if (mdl_exec_step(m, out, mdl_launch_of(m, s), (uint32_t)i, NULL, NULL,
                       &e) != MDL_OK)
         return -1;
-    return classify(m, &d, s, out);
+    return classify(m);
 }
 
 int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
-                  MdlState *out)
+                  const uint32_t *codes, int nev, MdlState *out)
 {
     if (L->kernel < 0 || L->nthreads > MDL_RED_MAX_THREADS)
         return -1;
@@ -268,12 +295,20 @@ int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
         int grow, n, cl;
         if (mdl_decode(m, s, i, &d) ||
             ((d.flags & MDL_I_BACK) && mdl_access_sticky(m, L, i, d.pc)) ||
-            !commutes(m, s, L, i, &d, &grow) ||
-            transition(m, s, L, (uint32_t)i, &d, out, &e, &n, &cl) != MDL_OK)
+            !commutes(m, s, L, i, &d, &grow))
             continue;
-        if (cl == CL_INVISIBLE || cl == CL_GROW ||
-            (cl == CL_SHRINK && !grow))
-            return i;
+        mdl_state_copy(out, s);
+        m->fx = 0;
+        if (mdl_exec_step(m, out, L, (uint32_t)i, NULL, NULL, &e) != MDL_OK)
+            continue;
+        cl = classify(m);
+        if ((cl == CL_VISIBLE || (cl == CL_SHRINK && grow)) ||
+            !events_commute(m, s, L, i, out, codes, nev))
+            continue;
+        n = 1;
+        if (m->mode & MDL_FUSE)
+            fuse(m, out, L, i, &n);
+        return i;
     }
     return -1;
 }

@@ -29,6 +29,14 @@
  * Under a hierarchy model (hw) they also hold the cache lines on which the
  * thread may write or flush PM, or that it may act on all at once.
  *
+ * HIERARCHY MODELS (hw). A PM write, flush or fence acts on cache lines;
+ * with a durable WPQ lines persist independently of each other, with a
+ * volatile one a controller's queue orders its lines. With the projection
+ * the hw model keeps no hierarchy state for a line none of whose words a
+ * check observes (durable), or none of whose controller's words
+ * (volatile): steps on such a line only write what loads see
+ * (specs/hw.md, "Projection").
+ *
  * STICKY JUMPS. Every cycle of states contains a backward jump (every
  * other step moves a pc forward, or a launch on). A backward jump from b
  * to t cannot be on one when some register r only ever grows in the
@@ -48,8 +56,9 @@
 
 /* Flags of an instruction and of a footprint. */
 enum {
-    FP_GROW = 1,                        /* a PM write that a crash image
-                                           can observe */
+    FP_GROW = 1,                        /* a PM write that may change the
+                                           crash images (grow them, or
+                                           visibly) */
     FP_PBAR_CTA = 2,                    /* arrives at a collective pbar.wg */
     FP_PBAR_GRID = 4,                   /* … at a collective pbar.kr */
     FP_ENDS = 8,                        /* may finish the thread */
@@ -101,13 +110,17 @@ typedef struct {
 
 typedef struct MdlRed {
     uint8_t *observed;                  /* per PM word: a check can see it */
-    int writes_grow;                    /* hierarchy models: a PM write only
-                                           adds crash images, a fence only
-                                           removes some (mdl_por.c): the
-                                           WPQ is durable */
+    uint8_t *kept;                      /* hierarchy models, per PM line:
+                                           the model keeps its hierarchy
+                                           state; NULL: every line */
+    int durable;                        /* hierarchy models: the WPQ is
+                                           durable, so lines persist
+                                           independently of each other */
     MdlSlotRed **slots[2];              /* per part, launch: per slot */
     uint8_t *coll;                      /* per kernel: some thread may
                                            arrive at a collective pbar */
+    MdlState ev[2];                     /* mdl_por.c: a step and a model
+                                           event tried in both orders */
 } MdlRed;
 
 /* mdl_access.c: setup allocates Model.red; launches (once the launches
@@ -137,9 +150,14 @@ int mdl_access_meet(const uint32_t *a, uint32_t na, const uint32_t *b,
                     uint32_t nb);
 /* Whether interval list iv (n intervals) holds id. */
 int mdl_access_has(const uint32_t *iv, uint32_t n, uint32_t id);
+/* Hierarchy models: whether the model keeps the state of PM line l. */
+static inline int mdl_access_kept(const Model *m, uint32_t l)
+{
+    return !m->red->kept || m->red->kept[l];
+}
 
-/* mdl_slice.c: fills red->observed (before the model's own setup, which
-   lays out its region by it). */
+/* mdl_slice.c: fills red->observed and, for hierarchy models, red->kept
+   (before the model's own setup, which lays out its region by them). */
 int mdl_slice_setup(Model *m);
 
 /* mdl_por.c */
@@ -153,8 +171,10 @@ int mdl_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
    -1 when it cannot step or fails. For tests of the classes. */
 int mdl_por_class(Model *m, const MdlState *s, int i, MdlState *out);
 /* The slot whose step alone stands for every step of s (an ample
-   singleton), its successor in out; -1 when s must be fully expanded. */
+   singleton), its successor in out; -1 when s must be fully expanded.
+   codes: the nev model events enabled at s (hw's default mode), which the
+   step must commute with. */
 int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
-                  MdlState *out);
+                  const uint32_t *codes, int nev, MdlState *out);
 
 #endif

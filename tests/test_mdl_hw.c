@@ -5,9 +5,12 @@
  * drain a step) and both must give exactly the crash outcomes and verdicts
  * derived in the comment above the test, the same crash images, and the
  * default mode no more states than --naive. Crash conditions name every PM
- * word, so the crash outcomes are the crash images.
+ * word, so the crash outcomes are the crash images (the default mode's
+ * images are compared with the naive ones projected on the observed words
+ * where they do not: tests/project.h).
  */
 #include "tests/check_util.h"
+#include "tests/project.h"
 
 /* Runs text under hw in both modes; checks that both finish with the
    given crash outcomes (unless NULL) and verdicts, and returns the default
@@ -29,9 +32,16 @@ static ChkReport *both(const char *text, const char *crash,
             assert_string_equal(cu_outcomes(r[naive], LIT_CRASH), crash);
         assert_string_equal(cu_verdicts(r[naive]), verdicts);
     }
-    assert_int_equal(r[0]->nimages, r[1]->nimages);
-    for (int i = 0; i < r[0]->nimages; i++)
-        assert_string_equal(r[0]->images[i], r[1]->images[i]);
+    {
+        char **img = NULL;
+        int n = project_images(p, LIT_HW, r[1], &img);
+        assert_int_equal(r[0]->nimages, n);
+        for (int i = 0; i < n; i++) {
+            assert_string_equal(r[0]->images[i], img[i]);
+            lit_free(img[i]);
+        }
+        lit_free(img);
+    }
     assert_true(r[0]->states <= r[1]->states);
     chk_report_free(r[1]);
     lit_program_free(p);

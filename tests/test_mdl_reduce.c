@@ -380,7 +380,7 @@ static void test_footprints_stop_at_barriers(void **state)
 }
 
 /* The projection: crash conditions and recovery reads are observed, other
-   words are not; without a crash check or recovery nothing is. */
+   words are not. */
 static void test_projection_words(void **state)
 {
     LitProgram *p = cu_parse(
@@ -396,19 +396,47 @@ static void test_projection_words(void **state)
     for (int model = LIT_STRICT; model <= LIT_HW; model++) {
         m = mdl_new(p, model, MDL_SLICE, err, sizeof err);
         assert_non_null(m);
-        if (model == LIT_HW) {
-            /* hw keeps every word */
-            assert_true(mdl_observed(m, 16));
-        } else {
-            assert_true(mdl_observed(m, 0));           /* a */
-            assert_false(mdl_observed(m, 16));         /* b */
-            assert_true(mdl_observed(m, 32));          /* c[0], c[1] */
-            assert_true(mdl_observed(m, 33));
-            assert_true(mdl_observed(m, 48));          /* d */
-        }
+        assert_true(mdl_observed(m, 0));               /* a */
+        assert_false(mdl_observed(m, 16));             /* b */
+        assert_true(mdl_observed(m, 32));              /* c[0], c[1] */
+        assert_true(mdl_observed(m, 33));
+        assert_true(mdl_observed(m, 48));              /* d */
         mdl_free(m);
     }
     lit_program_free(p);
+}
+
+/* hw keeps the hierarchy state of a line with an observed word (durable
+   WPQ), or of every line of a controller with one (volatile): a, b share
+   line 0, c is alone on line 1, d alone on line 2. */
+static void test_projection_lines(void **state)
+{
+    static const char *const wpq[2] = {"durable", "volatile"};
+    char text[512], err[256];
+    (void)state;
+    for (int v = 0; v < 2; v++)
+        for (int ctl = 1; ctl <= 2; ctl++) {
+            LitProgram *p;
+            Model *m;
+            snprintf(text, sizeof text,
+                     "test lines\nconfig wpq = %s\nconfig controllers = %d\n"
+                     "pm a = 0 line 0\npm b = 0 line 0\npm c = 0 line 1\n"
+                     "pm d = 0 line 2\n"
+                     "kernel k grid 1 block 1 {\n  st b, 1\n  st c, 1\n"
+                     "  st d, 1\n}\ncheck crash forall (a == 0)\n",
+                     wpq[v], ctl);
+            p = cu_parse(text);
+            m = mdl_new(p, LIT_HW, MDL_SLICE, err, sizeof err);
+            assert_non_null(m);
+            assert_true(mdl_observed(m, 0));            /* a */
+            assert_false(mdl_observed(m, 1));           /* b, same line */
+            assert_true(mdl_access_kept(m, 0));
+            /* line 2 shares controller 0 with line 0 when there are two */
+            assert_int_equal(mdl_access_kept(m, 1), v && ctl == 1);
+            assert_int_equal(mdl_access_kept(m, 2), v != 0);
+            mdl_free(m);
+            lit_program_free(p);
+        }
 }
 
 /* A witness lists every instruction of a fused transition. */
@@ -440,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_sticky_jumps),
         cmocka_unit_test(test_footprints_stop_at_barriers),
         cmocka_unit_test(test_projection_words),
+        cmocka_unit_test(test_projection_lines),
         cmocka_unit_test(test_witness_lists_fused_steps),
         cmocka_unit_test(test_classes_hold),
         cmocka_unit_test(test_random_programs_agree),
