@@ -581,7 +581,9 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
                     if (m->pol->hierarchy
                             ? kept_any(m, pool[2 * j], pool[2 * j + 1])
                             : observed_any(m, pool[2 * j], pool[2 * j + 1]))
-                        a->flags |= FP_GROW;
+                        a->flags |= FP_GROW |
+                                    (in->op == LIT_ST_WT && m->pol->hierarchy
+                                         ? FP_WT : 0);
         }
         if ((a->flags & FP_ENDS) &&
             ((a->rw & MDL_I_WRITE) ||

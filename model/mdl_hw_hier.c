@@ -230,6 +230,15 @@ int mdl_hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         mdl_set(s, pm_off + (uint32_t)dw, (uint64_t)v);
         return MDL_OK;
     }
+    if (!h->naive && !h->vol && op != LIT_ST_WT && !dirty &&
+        s->w[pm_off + (uint32_t)dw] == (uint64_t)v && first_wt(h, s, pm_off, l) < 0) {
+        /* Default mode: the line stays clean. A clean durable line without
+           write-throughs holds its NVM, so a write-back right after this
+           store would change no NVM word; the default mode takes that
+           event at once (specs/hw.md, "Silent stores"). */
+        hw_setbit(s, hw_tw(L, slot, h->t_wr), l, 1);
+        return MDL_OK;
+    }
     if (!dirty)
         m->fx |= MDL_FX_GROW;
     else if (op == LIT_ST_WT || s->w[pm_off + (uint32_t)dw] != (uint64_t)v)

@@ -79,6 +79,33 @@ static void fence_needs(const Hw *h, const MdlState *s, const MdlLaunch *L,
     }
 }
 
+/* Whether the store (st, an atomic) or write-through `in` changes the L2
+   contents of its word dw: a store that writes the value already there
+   loses nothing, so nothing need capture the line before it. A
+   write-through always joins its line's FIFO, ahead of any later
+   write-back. */
+static int changes(const MdlState *s, uint32_t pm_off, const MdlInstr *in,
+                   int32_t dw)
+{
+    int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv;
+    switch (in->op) {
+    case LIT_ST_WT:
+        return 1;
+    case LIT_ATOM_ADD:
+        nv = (int64_t)((uint64_t)old + (uint64_t)in->a);
+        break;
+    case LIT_ATOM_CAS:
+        if (old != in->a)
+            return 0;                   /* fails: a load */
+        nv = in->b;
+        break;
+    default:                            /* st, atom.exch */
+        nv = in->a;
+        break;
+    }
+    return nv != old;
+}
+
 /* What the next instruction of running thread slot t needs. */
 static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
                        int t, Need *d)
@@ -90,7 +117,8 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
     switch (in.op) {
     case LIT_ST: case LIT_ST_WT: case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
     case LIT_ATOM_CAS:
-        if (in.space == LIT_PM && in.word >= 0)
+        if (in.space == LIT_PM && in.word >= 0 &&
+            changes(s, L->pm_off, &in, h->cidx[in.word]))
             set(h->vol ? d->st : d->wb, h->wline[h->cidx[in.word]]);
         break;
     case LIT_PCOMMIT:

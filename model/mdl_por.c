@@ -86,10 +86,16 @@ static int on_kept_line(const Model *m, const MdlInstr *d)
    collective pbar, or finishing, may complete a group whose release writes
    back every line of the group: that acts on every line for a thread
    outside the group (same: j shares i's CTA); a member's steps all come
-   before the release in either order. */
+   before the release in either order. A quiet step (a PM write that left
+   the hierarchy as it was: it wrote the value already in L2, and its line
+   was dirty, or clean without write-throughs, with a durable WPQ) acts on
+   no line as long as nobody issues a write-through to one: whatever the
+   other threads and events do to its line, it stays a write of that same
+   value to a line that is dirty or clean without write-throughs, which
+   changes nothing but its own thread's written lines. */
 static int hier_conflict(Model *m, const MdlLaunch *L, int i,
                          const MdlInstr *d, int same, unsigned fl,
-                         const uint32_t *h, uint32_t nh)
+                         const uint32_t *h, uint32_t nh, int quiet)
 {
     unsigned own = 0;
     int durable = m->red->durable;
@@ -98,6 +104,8 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
                     ((d->flags & MDL_I_WAITS) && d->op == LIT_PBAR_WG));
     if (releases && !same && (nh || (fl & FP_HIER_ALL)))
         return 1;
+    if (quiet)
+        return (fl & FP_WT) != 0;
     if ((d->flags & MDL_I_PERSIST) && !(d->flags & MDL_I_WAITS)) {
         if (d->op == LIT_CLWB || d->op == LIT_CLFLUSH)
             own = d->space == LIT_PM && on_kept_line(m, d) ? FP_FLUSH : 0;
@@ -131,9 +139,9 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
    thread may finish with a step that writes memory, grows the images or
    acts on the hierarchy: that step could complete the group, and the
    state just before it, with its images, would be lost (specs/checker.md,
-   "Barriers"). */
+   "Barriers"). quiet: see hier_conflict. */
 static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
-                    const MdlInstr *d, int *grow)
+                    const MdlInstr *d, int quiet, int *grow)
 {
     unsigned all = 0;
     int arrives = m->pol->release.force && mdl_access_collective(m, L) &&
@@ -162,7 +170,7 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
             if (m->pol->hierarchy && mdl_access_collective(m, L))
                 fl |= FP_HIER_ALL;
             if (m->pol->hierarchy &&
-                hier_conflict(m, L, i, d, same, fl, NULL, 0))
+                hier_conflict(m, L, i, d, same, fl, NULL, 0, quiet))
                 return 0;
             continue;
         }
@@ -176,7 +184,7 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                      mdl_access_has(f->w, f->nw, id))))
             return 0;
         if (m->pol->hierarchy &&
-            hier_conflict(m, L, i, d, same, f->flags, f->h, f->nh))
+            hier_conflict(m, L, i, d, same, f->flags, f->h, f->nh, quiet))
             return 0;
         if (arrives && (f->flags & FP_ENDS_DIRTY))
             return 0;
@@ -226,6 +234,22 @@ static int events_commute(Model *m, const MdlState *s, const MdlLaunch *L,
     return ok;
 }
 
+/* Whether step d of slot i, executed alone from s into out with class
+   cl, passes C1: commutes with the other threads' steps and the enabled
+   model events. A PM write that changed nothing with a durable WPQ is
+   tried again as quiet (hier_conflict) when it conflicts on its line. */
+static int independent(Model *m, const MdlState *s, const MdlLaunch *L,
+                       int i, const MdlInstr *d, int cl, const MdlState *out,
+                       const uint32_t *codes, int nev, int *grow)
+{
+    int quiet = cl == CL_INVISIBLE && m->pol->hierarchy &&
+                m->red->durable && d->space == LIT_PM &&
+                (d->flags & MDL_I_WRITE);
+    return (commutes(m, s, L, i, d, 0, grow) ||
+            (quiet && commutes(m, s, L, i, d, 1, grow))) &&
+           events_commute(m, s, L, i, out, codes, nev);
+}
+
 /* Runs the invisible steps of slot i that follow in s (FUSION above). */
 static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
 {
@@ -238,18 +262,20 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
         int grow, nev;
         if (L != L0 || mdl_decode(m, s, i, &d) ||
             (d.flags & (MDL_I_BACK | MDL_I_ENDS | MDL_I_WAITS |
-                        MDL_I_BOUNDS)) ||
-            ((d.op <= LIT_ATOM_CAS ||
-              (m->pol->hierarchy && (d.flags & MDL_I_PERSIST))) &&
-             !commutes(m, s, L, i, &d, &grow)))
+                        MDL_I_BOUNDS)))
             break;
-        nev = m->ops->events(m, s, L, codes, 128);
         mdl_state_copy(&m->trial, s);
         m->fx = 0;
         if (mdl_exec_step(m, &m->trial, L, (uint32_t)i, NULL, NULL, &e) !=
                 MDL_OK ||
-            classify(m) != CL_INVISIBLE ||
-            !events_commute(m, s, L, i, &m->trial, codes, nev))
+            classify(m) != CL_INVISIBLE)
+            break;
+        nev = m->ops->events(m, s, L, codes, 128);
+        if ((d.op <= LIT_ATOM_CAS ||
+             (m->pol->hierarchy && (d.flags & MDL_I_PERSIST)))
+                ? !independent(m, s, L, i, &d, CL_INVISIBLE, &m->trial,
+                               codes, nev, &grow)
+                : !events_commute(m, s, L, i, &m->trial, codes, nev))
             break;
         mdl_state_copy(s, &m->trial);
         (*n)++;
@@ -294,16 +320,16 @@ int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
         MdlError e;
         int grow, n, cl;
         if (mdl_decode(m, s, i, &d) ||
-            ((d.flags & MDL_I_BACK) && mdl_access_sticky(m, L, i, d.pc)) ||
-            !commutes(m, s, L, i, &d, &grow))
+            ((d.flags & MDL_I_BACK) && mdl_access_sticky(m, L, i, d.pc)))
             continue;
         mdl_state_copy(out, s);
         m->fx = 0;
         if (mdl_exec_step(m, out, L, (uint32_t)i, NULL, NULL, &e) != MDL_OK)
             continue;
         cl = classify(m);
-        if ((cl == CL_VISIBLE || (cl == CL_SHRINK && grow)) ||
-            !events_commute(m, s, L, i, out, codes, nev))
+        if (cl == CL_VISIBLE ||
+            !independent(m, s, L, i, &d, cl, out, codes, nev, &grow) ||
+            (cl == CL_SHRINK && grow))
             continue;
         n = 1;
         if (m->mode & MDL_FUSE)

@@ -73,10 +73,12 @@ enum {
     FP_SETTLE = 256,                    /* a fence, pbar or psync with a
                                            durable WPQ: acts on the lines
                                            the thread may write or flush */
-    FP_ENDS_DIRTY = 512                 /* an instruction that finishes
+    FP_ENDS_DIRTY = 512,                /* an instruction that finishes
                                            the thread and writes memory,
                                            may grow the images, or acts on
                                            the hierarchy */
+    FP_WT = 1024                        /* hierarchy models: a write-through
+                                           to a line the model keeps */
 };
 
 /* Threads per launch beyond which footprints are not computed: the steps

@@ -6,7 +6,8 @@
  * write-through acknowledgement (wt_ack = nvm or wpq), and bodies
  * drawn from st, st.wt, ld, atom.add, clwb, clflush, l2wb, pcommit, sfence,
  * membar.cta, pbar, pbar.wg, pbar.kr, psync and bar.sync (grid.sync on
- * several CTAs), which order the threads. The same seed gives the
+ * several CTAs), which order the threads. Some stores write a value the
+ * word may hold already. The same seed gives the
  * same program. Every check mentions every PM word, so the crash outcomes
  * are the crash images.
  */
@@ -54,15 +55,22 @@ static void hg_put(HwGen *g, const char *fmt, ...)
         g->n += (size_t)k;
 }
 
+/* A value to store: mostly a new one, one time in four 0 or 1, which
+   words often hold already (a store that changes nothing in L2). */
+static int hg_value(HwGen *g)
+{
+    return hg_pick(g, 4) ? ++g->value : hg_pick(g, 2);
+}
+
 /* One instruction of a main-program body. */
 static void hg_instr(HwGen *g)
 {
     char w = (char)('a' + hg_pick(g, g->nwords));
     int r = hg_pick(g, 100);
     if (r < 30)
-        hg_put(g, "    st %c, %d\n", w, ++g->value);
+        hg_put(g, "    st %c, %d\n", w, hg_value(g));
     else if (r < 40)
-        hg_put(g, "    st.wt %c, %d\n", w, ++g->value);
+        hg_put(g, "    st.wt %c, %d\n", w, hg_value(g));
     else if (r < 46)
         hg_put(g, "    ld r0, %c\n", w);
     else if (r < 50)

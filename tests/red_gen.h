@@ -4,8 +4,10 @@
  * private to a thread (x[%tid]) and shared (y, z, some on one line), a
  * dram and a shared word, and bodies drawn from stores, write-throughs,
  * loads, atomics, register arithmetic, forward branches, counted loops,
- * dram/shared traffic, pbar, pbar.wg, pbar.kr, psync, clwb, sfence,
- * bar.sync, grid.sync and exit; sometimes a second kernel and a recovery
+ * dram/shared traffic, pbar, pbar.wg, pbar.kr, psync, clwb, l2wb,
+ * pcommit, sfence, bar.sync, grid.sync and exit (stores sometimes write
+ * the value a word holds already; a volatile WPQ sometimes has one
+ * controller for every line); sometimes a second kernel and a recovery
  * kernel. The crash check names a random subset of the PM words, so the
  * projection has something to leave out. The same seed gives the same
  * program.
@@ -39,9 +41,11 @@ static void rg_instr(RedGen *r, int depth)
     char w[32];
     int k = hg_pick(g, 100);
     if (k < 22)
-        hg_put(g, "    st %s, %d\n", rg_word(r, w, sizeof w), ++g->value);
+        hg_put(g, "    st %s, %d\n", rg_word(r, w, sizeof w),
+               hg_value(g));
     else if (k < 26)
-        hg_put(g, "    st.wt %s, %d\n", rg_word(r, w, sizeof w), ++g->value);
+        hg_put(g, "    st.wt %s, %d\n", rg_word(r, w, sizeof w),
+               hg_value(g));
     else if (k < 34)
         hg_put(g, "    ld r0, %s\n", rg_word(r, w, sizeof w));
     else if (k < 37)
@@ -85,6 +89,10 @@ static void rg_instr(RedGen *r, int depth)
         hg_put(g, "    add r5, r5, 1\n    blt r5, 2, L%d\n", l);
     } else if (k < 93)
         hg_put(g, "    exit\n");
+    else if (k < 95)
+        hg_put(g, "    l2wb\n");
+    else if (k < 97)
+        hg_put(g, "    pcommit\n");
     else
         hg_put(g, "    mov r0, %d\n", hg_pick(g, 2));
 }
@@ -108,8 +116,11 @@ static void rg_program(uint64_t seed, int size, char *buf, size_t len)
     r.grid = r.nthreads == 4 && hg_pick(g, 2) ? 2 : 1;
     hg_put(g, "test G%llu\n", (unsigned long long)seed);
     hg_put(g, "config line_bytes = 32\n");
-    if (hg_pick(g, 4) == 0)
+    if (hg_pick(g, 4) == 0) {
         hg_put(g, "config wpq = volatile\n");
+        if (hg_pick(g, 2))
+            hg_put(g, "config controllers = 1\n");
+    }
     hg_put(g, "pm x[4] = 0 line 0\n");
     hg_put(g, "pm y = 0 line %d\n", 1 + hg_pick(g, 2));
     hg_put(g, "pm z = 0 line 2\n");
