@@ -8,8 +8,9 @@
  * reach (mdl_hw_closure.c). An event e is "needed" in state s when:
  *   - write back line L: a running thread's next instruction stores to L
  *     (st, st.wt, an atomic: the write-back must capture L's contents
- *     before they change), or a thread waits at a fence (or the kernel at
- *     its join) with a request on L or a write-through to L;
+ *     before they change; with a durable WPQ only if they do change), or
+ *     a thread waits at a fence (or the kernel at its join) with a request
+ *     on L or a write-through to L;
  *   - complete a write-through to L: a thread waits at a fence (or join)
  *     with a write-through to L (it completes in L's FIFO order);
  *   - drain controller C: a waiting thread has a pcommit count on C, or
@@ -80,10 +81,10 @@ static void fence_needs(const Hw *h, const MdlState *s, const MdlLaunch *L,
 }
 
 /* Whether the store (st, an atomic) or write-through `in` changes the L2
-   contents of its word dw: a store that writes the value already there
-   loses nothing, so nothing need capture the line before it. A
-   write-through always joins its line's FIFO, ahead of any later
-   write-back. */
+   contents of its word dw: with a durable WPQ, a store that writes the
+   value already there loses nothing, so nothing need capture the line
+   before it (specs/hw.md, "Silent stores"). A write-through always joins
+   its line's FIFO, ahead of any later write-back. */
 static int changes(const MdlState *s, uint32_t pm_off, const MdlInstr *in,
                    int32_t dw)
 {
@@ -118,7 +119,7 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
     case LIT_ST: case LIT_ST_WT: case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
     case LIT_ATOM_CAS:
         if (in.space == LIT_PM && in.word >= 0 &&
-            changes(s, L->pm_off, &in, h->cidx[in.word]))
+            (h->vol || changes(s, L->pm_off, &in, h->cidx[in.word])))
             set(h->vol ? d->st : d->wb, h->wline[h->cidx[in.word]]);
         break;
     case LIT_PCOMMIT:

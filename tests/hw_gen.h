@@ -9,7 +9,7 @@
  * several CTAs), which order the threads. Some stores write a value the
  * word may hold already. The same seed gives the
  * same program. Every check mentions every PM word, so the crash outcomes
- * are the crash images.
+ * are the crash images (with hg_program_ex's partial, some words only).
  */
 #ifndef GPMC_TESTS_HW_GEN_H
 #define GPMC_TESTS_HW_GEN_H
@@ -24,6 +24,7 @@ typedef struct {
     size_t len, n;
     int nwords, value;
     int sync;                           /* bar.sync allowed (one CTA) */
+    int partial;                        /* conditions name some words */
 } HwGen;
 
 static uint32_t hg_next(HwGen *g)
@@ -108,19 +109,26 @@ static void hg_body(HwGen *g, int gtid, int ninstr)
 }
 
 /* The condition "every word equals its initial value", as crash and
-   recovered checks use it (it names every word). */
+   recovered checks use it: it names every word, or (g->partial) a random
+   nonempty subset of them, so that the projection leaves the others out. */
 static void hg_all_zero(HwGen *g, const char *quant)
 {
+    int mask = g->partial ? 1 + hg_pick(g, (1 << g->nwords) - 1)
+                          : (1 << g->nwords) - 1, first = 1;
     hg_put(g, "%s (", quant);
     for (int i = 0; i < g->nwords; i++)
-        hg_put(g, "%s%c == 0", i ? " && " : "", 'a' + i);
+        if (mask & (1 << i)) {
+            hg_put(g, "%s%c == 0", first ? "" : " && ", 'a' + i);
+            first = 0;
+        }
     hg_put(g, ")\n");
 }
 
 /* Writes the program of `seed` into buf (len bytes); size >= 1 scales the
-   number of instructions per thread. */
-static __attribute__((unused)) void hg_program(uint64_t seed, int size,
-                                              char *buf, size_t len)
+   number of instructions per thread; partial: see hg_all_zero. */
+static __attribute__((unused)) void hg_program_ex(uint64_t seed, int size,
+                                                 int partial, char *buf,
+                                                 size_t len)
 {
     static const int ctls[3] = {1, 2, 8};
     HwGen g;
@@ -130,6 +138,7 @@ static __attribute__((unused)) void hg_program(uint64_t seed, int size,
     g.len = len;
     g.n = 0;
     g.value = 0;
+    g.partial = partial;
     buf[0] = 0;
     g.nwords = 2 + hg_pick(&g, 3);
     nlines = 1 + hg_pick(&g, 3);
@@ -171,6 +180,12 @@ static __attribute__((unused)) void hg_program(uint64_t seed, int size,
     hg_all_zero(&g, "forall");
     hg_put(&g, "check final exists (0:r0 == 0 && a == 0)\n");
     hg_put(&g, "check noerror\n");
+}
+
+static __attribute__((unused)) void hg_program(uint64_t seed, int size,
+                                              char *buf, size_t len)
+{
+    hg_program_ex(seed, size, 0, buf, len);
 }
 
 #endif

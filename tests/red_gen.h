@@ -110,6 +110,7 @@ static void rg_program(uint64_t seed, int size, char *buf, size_t len)
     g->value = 0;
     g->nwords = 0;
     g->sync = 1;
+    g->partial = 0;
     buf[0] = 0;
     r.loops = 0;
     r.nthreads = 2 + hg_pick(g, 3);

@@ -95,8 +95,9 @@ static int same(const LitProgram *p, int model, const ChkReport *a,
     return 1;
 }
 
-/* Seeds [first, first+n) at the given size. */
-static void run_seeds(int first, int n, int size)
+/* Seeds [first, first+n) at the given size; partial: conditions that
+   name only some words (hw_gen.h), so that the projection applies. */
+static void run_seeds(int first, int n, int size, int partial)
 {
     static char text[8192];
     int volatile_wpq = 0, images = 0, skipped = 0;
@@ -106,7 +107,7 @@ static void run_seeds(int first, int n, int size)
         LitProgram *p;
         ChkReport *a, *b;
         char why[512];
-        hg_program((uint64_t)seed, size, text, sizeof text);
+        hg_program_ex((uint64_t)seed, size, partial, text, sizeof text);
         p = cu_parse(text);
         a = cu_run_opts(p, LIT_HW, &dflt);
         b = cu_run_opts(p, LIT_HW, &naive);
@@ -129,10 +130,11 @@ static void run_seeds(int first, int n, int size)
         chk_report_free(b);
         lit_program_free(p);
     }
-    print_message("%d programs of size %d (%d with a volatile WPQ, %d too "
+    print_message("%d programs of size %d%s (%d with a volatile WPQ, %d too "
                   "large for naive) agree: %d crash images; %lld states, "
-                  "naive %lld\n", n, size, volatile_wpq, skipped, images,
-                  (long long)states[0], (long long)states[1]);
+                  "naive %lld\n", n, size, partial ? ", projected" : "",
+                  volatile_wpq, skipped, images, (long long)states[0],
+                  (long long)states[1]);
     assert_true(skipped * 20 <= n);
 }
 
@@ -147,16 +149,27 @@ static void test_random_programs_agree(void **state)
     (void)state;
     if (getenv("GPMC_HW_SEEDS"))
         run_seeds(env_int("GPMC_HW_FIRST", 1), env_int("GPMC_HW_SEEDS", 0),
-                  env_int("GPMC_HW_SIZE", 1));
+                  env_int("GPMC_HW_SIZE", 1), env_int("GPMC_HW_PARTIAL", 0));
     else
-        run_seeds(1, 1000, 1);
+        run_seeds(1, 1000, 1, 0);
 }
 
 static void test_random_larger_programs_agree(void **state)
 {
     (void)state;
     if (!getenv("GPMC_HW_SEEDS"))
-        run_seeds(1, 200, 2);
+        run_seeds(1, 200, 2, 0);
+}
+
+/* The same generator with conditions that name only some words: the
+   default mode projects, and its images are the naive ones projected. */
+static void test_projected_programs_agree(void **state)
+{
+    (void)state;
+    if (!getenv("GPMC_HW_SEEDS")) {
+        run_seeds(1, 600, 1, 1);
+        run_seeds(1, 100, 2, 1);
+    }
 }
 
 /* The same programs under the abstract models (hardware instructions are
@@ -516,6 +529,58 @@ static void test_families_bounded(void **state)
                   (long long)states[0], (long long)states[1]);
 }
 
+/* The suite's scaled families, P01 (T threads, each storing to a line of
+   its own; the checks name three words) and Lin-CtaUndo (one CTA of TPB
+   threads storing to shared log and data lines, a recovery that reads
+   every word), with either WPQ, at every size --naive finishes here: both
+   modes agree and the default mode stores no more states. */
+static void test_suite_families_bounded(void **state)
+{
+    static const struct {
+        const char *path, *param;
+        int max[2];                     /* largest size: durable, volatile */
+    } fam[] = {
+        {"litmus/suite/scale/P01.litmus", "T", {4, 3}},
+        {"litmus/suite/seeds/lin-cta-undo.litmus", "TPB", {4, 3}},
+    };
+    int64_t states[2] = {0, 0};
+    int runs = 0;
+    (void)state;
+    for (size_t f = 0; f < sizeof fam / sizeof *fam; f++)
+        for (int vol = 0; vol < 2; vol++)
+            for (int n = 1; n <= fam[f].max[vol]; n++) {
+                CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
+                LitDefine d = {fam[f].param, n};
+                LitConfigSet c = {"wpq", "volatile"};
+                LitOptions o = {1, &d, vol, &c};
+                LitProgram *p = NULL;
+                LitDiag dg;
+                ChkReport *a, *b;
+                char why[512];
+                lit_diag_init(&dg);
+                assert_int_equal(lit_parse_file(fam[f].path, &o, &p, &dg), 0);
+                lit_diag_free(&dg);
+                a = cu_run_opts(p, LIT_HW, &dflt);
+                b = cu_run_opts(p, LIT_HW, &naive);
+                if (!same(p, LIT_HW, a, b, why, sizeof why) ||
+                    a->states > b->states) {
+                    print_error("%s %s=%d%s: %s; %lld states, naive %lld\n",
+                                fam[f].path, fam[f].param, n,
+                                vol ? " wpq=volatile" : "", why,
+                                (long long)a->states, (long long)b->states);
+                    fail();
+                }
+                states[0] += a->states;
+                states[1] += b->states;
+                runs++;
+                chk_report_free(a);
+                chk_report_free(b);
+                lit_program_free(p);
+            }
+    print_message("%d sizes of P01 and Lin-CtaUndo: %lld states, naive "
+                  "%lld\n", runs, (long long)states[0], (long long)states[1]);
+}
+
 /* Every .litmus file of dir with an `expect hw=`: both modes agree and
    every check passes. Returns the number of files checked. */
 static int corpus(const char *dir)
@@ -591,7 +656,9 @@ int main(void)
         cmocka_unit_test(test_random_larger_programs_agree),
         cmocka_unit_test(test_abstract_models_agree),
         cmocka_unit_test(test_states_agree),
+        cmocka_unit_test(test_projected_programs_agree),
         cmocka_unit_test(test_families_bounded),
+        cmocka_unit_test(test_suite_families_bounded),
         cmocka_unit_test(test_corpus_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
