@@ -58,8 +58,8 @@ static int32_t *ints(Model *m, int32_t n)
     return lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
 }
 
-/* Dense words, lines and controllers (see mdl_hw.h). */
-static void layout(Model *m, Hw *h)
+/* Dense words, lines and controllers (see mdl_hw.h); -1 out of memory. */
+static int layout(Model *m, Hw *h)
 {
     const LitProgram *p = m->p;
     int64_t nctl = (int64_t)p->config.val[LIT_CFG_CONTROLLERS];
@@ -67,6 +67,8 @@ static void layout(Model *m, Hw *h)
     h->cidx = ints(m, p->pm_words);
     h->cword = ints(m, p->pm_words);
     h->wline = ints(m, p->pm_words);
+    if (!h->cidx || !h->cword || !h->wline)
+        return -1;
     for (int32_t w = 0; w < p->pm_words; w++)
         h->cidx[w] = -1;
     for (int i = 0; i < p->nlocs; i++)
@@ -82,6 +84,8 @@ static void layout(Model *m, Hw *h)
     h->lnw = ints(m, h->nw);
     h->lno = ints(m, h->nw);
     h->lctl = ints(m, h->nw);
+    if (!h->lfirst || !h->lnw || !h->lno || !h->lctl)
+        return -1;
     for (int32_t i = 0; i < h->nw; i++) {
         int32_t line = h->cword[i] / wpl;
         if (!h->nl || h->lno[h->nl - 1] != line) {
@@ -95,6 +99,9 @@ static void layout(Model *m, Hw *h)
     h->cno = ints(m, h->nl);
     h->cfirst = ints(m, h->nl);
     h->cnl = ints(m, h->nl);
+    h->clines = ints(m, h->nl);
+    if (!h->cno || !h->cfirst || !h->cnl || !h->clines)
+        return -1;
     for (int32_t l = 0; l < h->nl; l++) {
         int32_t c = (int32_t)(h->lno[l] % nctl), k = 0;
         while (k < h->nc && h->cno[k] < c)
@@ -115,11 +122,11 @@ static void layout(Model *m, Hw *h)
     }
     for (int32_t c = 1; c < h->nc; c++)
         h->cfirst[c] = h->cfirst[c - 1] + h->cnl[c - 1];
-    h->clines = ints(m, h->nl);
     for (int32_t c = 0, k = 0; c < h->nc; c++)
         for (int32_t l = 0; l < h->nl; l++)
             if (h->lctl[l] == c)
                 h->clines[k++] = l;
+    return 0;
 }
 
 /* The projection (mdl_hw.h): with MDL_SLICE, when some declared word is
@@ -161,15 +168,16 @@ static int hw_setup(Model *m, char *err, size_t errlen)
 {
     Hw *h = lit_arena_alloc(m->arena, sizeof *h);
     uint32_t nw;
-    (void)err;
-    (void)errlen;
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     m->mstate = h;
     h->naive = m->naive;
     h->vol = m->p->config.val[LIT_CFG_WPQ] != 0;
     h->ack_drain = h->vol && m->p->config.val[LIT_CFG_WT_ACK] == 0;
     m->fx_kept = 1;
-    layout(m, h);
-    if (project(m, h)) {
+    if (layout(m, h) || project(m, h)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -193,10 +201,14 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     /* a line's contents: NVM, one per write-through, the write-back */
     h->nopt = ints(m, h->nl);
     h->optat = ints(m, h->nl);
-    for (int32_t l = 1; l < h->nl; l++)
+    for (int32_t l = 1; l < h->nl && h->optat; l++)
         h->optat[l] = h->optat[l - 1] + (HW_MAXWT + 2) * h->lnw[l - 1];
     h->opt = lit_arena_alloc(m->arena, (size_t)(HW_MAXWT + 2) *
                                        ((size_t)nw + 1) * sizeof *h->opt);
+    if (!h->need || !h->nopt || !h->optat || !h->opt) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     return 0;
 }
 

@@ -491,6 +491,25 @@ static void family(int t, int n, int array, int vol, int wt, char *buf,
              array ? "w[1]" : "w1", array ? "w[0]" : "w0");
 }
 
+/* Runs p under hw in both modes, which must agree, the default mode
+   storing no more states than --naive; adds both counts to states. */
+static void bounded(const LitProgram *p, const char *what, int64_t *states)
+{
+    CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
+    ChkReport *a = cu_run_opts(p, LIT_HW, &dflt);
+    ChkReport *b = cu_run_opts(p, LIT_HW, &naive);
+    char why[512];
+    if (!same(p, LIT_HW, a, b, why, sizeof why) || a->states > b->states) {
+        print_error("%s: %s; %lld states, naive %lld\n", what, why,
+                    (long long)a->states, (long long)b->states);
+        fail();
+    }
+    states[0] += a->states;
+    states[1] += b->states;
+    chk_report_free(a);
+    chk_report_free(b);
+}
+
 static void test_families_bounded(void **state)
 {
     static char text[8192];
@@ -500,29 +519,15 @@ static void test_families_bounded(void **state)
     for (int t = 1; t <= 4; t++)
         for (int n = 2; n <= (t < 4 ? 6 : 4); n += 2)
             for (int v = 0; v < 8; v++) {
-                CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
                 LitProgram *p;
-                ChkReport *a, *b;
-                char why[512];
                 if (t == 4 && (v & 6))
                     continue;           /* volatile or st.wt at 4 threads:
                                            too large for naive */
                 family(t, n, v & 1, (v >> 1) & 1, (v >> 2) & 1, text,
                        sizeof text);
                 p = cu_parse(text);
-                a = cu_run_opts(p, LIT_HW, &dflt);
-                b = cu_run_opts(p, LIT_HW, &naive);
-                if (!same(p, LIT_HW, a, b, why, sizeof why) ||
-                    a->states > b->states) {
-                    print_error("%s: %s; %lld states, naive %lld\n", text, why,
-                                (long long)a->states, (long long)b->states);
-                    fail();
-                }
-                states[0] += a->states;
-                states[1] += b->states;
+                bounded(p, text, states);
                 runs++;
-                chk_report_free(a);
-                chk_report_free(b);
                 lit_program_free(p);
             }
     print_message("%d family members: %lld states, naive %lld\n", runs,
@@ -549,32 +554,19 @@ static void test_suite_families_bounded(void **state)
     for (size_t f = 0; f < sizeof fam / sizeof *fam; f++)
         for (int vol = 0; vol < 2; vol++)
             for (int n = 1; n <= fam[f].max[vol]; n++) {
-                CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
                 LitDefine d = {fam[f].param, n};
                 LitConfigSet c = {"wpq", "volatile"};
                 LitOptions o = {1, &d, vol, &c};
                 LitProgram *p = NULL;
                 LitDiag dg;
-                ChkReport *a, *b;
-                char why[512];
+                char what[256];
                 lit_diag_init(&dg);
                 assert_int_equal(lit_parse_file(fam[f].path, &o, &p, &dg), 0);
                 lit_diag_free(&dg);
-                a = cu_run_opts(p, LIT_HW, &dflt);
-                b = cu_run_opts(p, LIT_HW, &naive);
-                if (!same(p, LIT_HW, a, b, why, sizeof why) ||
-                    a->states > b->states) {
-                    print_error("%s %s=%d%s: %s; %lld states, naive %lld\n",
-                                fam[f].path, fam[f].param, n,
-                                vol ? " wpq=volatile" : "", why,
-                                (long long)a->states, (long long)b->states);
-                    fail();
-                }
-                states[0] += a->states;
-                states[1] += b->states;
+                snprintf(what, sizeof what, "%s %s=%d%s", fam[f].path,
+                         fam[f].param, n, vol ? " wpq=volatile" : "");
+                bounded(p, what, states);
                 runs++;
-                chk_report_free(a);
-                chk_report_free(b);
                 lit_program_free(p);
             }
     print_message("%d sizes of P01 and Lin-CtaUndo: %lld states, naive "

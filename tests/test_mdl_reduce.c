@@ -168,19 +168,16 @@ static void test_random_programs_agree(void **state)
 
 typedef struct {
     int64_t *v;                         /* images, pmw words each */
-    int n, cap, pmw;
+    size_t cap;
+    int n, pmw;
 } Imgs;
 
 static int on_img(void *ctx, const int64_t *pm, uint64_t inc)
 {
     Imgs *im = ctx;
     (void)inc;
-    if (im->n == im->cap) {
-        im->cap = im->cap ? 2 * im->cap : 64;
-        im->v = realloc(im->v, (size_t)im->cap * (size_t)im->pmw *
-                                   sizeof *im->v);
-        assert_non_null(im->v);
-    }
+    assert_int_equal(LIT_GROW(im->v, im->cap, ((size_t)im->n + 1) *
+                                              (size_t)im->pmw), 0);
     memcpy(im->v + (size_t)im->n * (size_t)im->pmw, pm,
            (size_t)im->pmw * sizeof *pm);
     im->n++;
@@ -205,7 +202,8 @@ static int subset(const Imgs *a, const Imgs *b)
 typedef struct {
     uint64_t **w;
     uint32_t *len;
-    int n, cap;
+    size_t cap, lcap;
+    int n;
 } Queue;
 
 static void q_push(Queue *q, const MdlState *s)
@@ -213,12 +211,10 @@ static void q_push(Queue *q, const MdlState *s)
     for (int i = 0; i < q->n; i++)
         if (q->len[i] == s->len && !memcmp(q->w[i], s->w, s->len * 8))
             return;
-    if (q->n == q->cap) {
-        q->cap = q->cap ? 2 * q->cap : 64;
-        q->w = realloc(q->w, (size_t)q->cap * sizeof *q->w);
-        q->len = realloc(q->len, (size_t)q->cap * sizeof *q->len);
-    }
-    q->w[q->n] = malloc((s->len + 1) * 8);
+    assert_int_equal(LIT_GROW(q->w, q->cap, (size_t)q->n + 1), 0);
+    assert_int_equal(LIT_GROW(q->len, q->lcap, (size_t)q->n + 1), 0);
+    q->w[q->n] = lit_malloc((s->len + 1) * 8);
+    assert_non_null(q->w[q->n]);
     memcpy(q->w[q->n], s->w, s->len * 8);
     q->len[q->n++] = s->len;
 }
@@ -250,8 +246,9 @@ static int64_t walk_classes(const LitProgram *p, int model, unsigned mode,
     assert_non_null(m);
     s.cap = t.cap = mdl_max_words(m);
     s.len = t.len = 0;
-    s.w = calloc(s.cap, 8);
-    t.w = calloc(t.cap, 8);
+    s.w = lit_calloc(s.cap, 8);
+    t.w = lit_calloc(t.cap, 8);
+    assert_true(s.w && t.w);
     mdl_init_main(m, &s);
     q_push(&q, &s);
     for (int k = 0; k < q.n && k < 3000; k++) {
@@ -283,17 +280,17 @@ static int64_t walk_classes(const LitProgram *p, int model, unsigned mode,
             }
             checked++;
         }
-        free(before.v);
-        free(after.v);
+        lit_free(before.v);
+        lit_free(after.v);
         mdl_successors(m, &s, on_succ, on_err, &q);
         (void)nthreads;
     }
     for (int i = 0; i < q.n; i++)
-        free(q.w[i]);
-    free(q.w);
-    free(q.len);
-    free(s.w);
-    free(t.w);
+        lit_free(q.w[i]);
+    lit_free(q.w);
+    lit_free(q.len);
+    lit_free(s.w);
+    lit_free(t.w);
     mdl_free(m);
     return checked;
 }
@@ -337,11 +334,12 @@ static void test_sticky_jumps(void **state)
     assert_non_null(m);
     s.cap = mdl_max_words(m);
     s.len = 0;
-    s.w = calloc(s.cap, 8);
+    s.w = lit_calloc(s.cap, 8);
+    assert_non_null(s.w);
     mdl_init_main(m, &s);
     assert_false(mdl_access_sticky(m, mdl_launch_of(m, &s), 0, 2));
     assert_true(mdl_access_sticky(m, mdl_launch_of(m, &s), 1, 1));
-    free(s.w);
+    lit_free(s.w);
     mdl_free(m);
     lit_program_free(p);
 }
@@ -364,7 +362,8 @@ static void test_footprints_stop_at_barriers(void **state)
     assert_non_null(m);
     s.cap = mdl_max_words(m);
     s.len = 0;
-    s.w = calloc(s.cap, 8);
+    s.w = lit_calloc(s.cap, 8);
+    assert_non_null(s.w);
     mdl_init_main(m, &s);
     L = mdl_launch_of(m, &s);
     f = mdl_access_foot(m, L, 0, 0, 0);
@@ -374,7 +373,7 @@ static void test_footprints_stop_at_barriers(void **state)
     assert_true(f->flags & FP_WAIT_CTA);
     f = mdl_access_foot(m, L, 0, 0, 1);
     assert_true(mdl_access_has(f->w, f->nw, 16));
-    free(s.w);
+    lit_free(s.w);
     mdl_free(m);
     lit_program_free(p);
 }
