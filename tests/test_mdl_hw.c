@@ -560,6 +560,23 @@ static void test_fenced_loop_is_bounded(void **state)
           NULL, "Ok Ok");
 }
 
+/* The projection with a volatile WPQ keeps every line of a controller that
+   has an observed word: u shares o's controller, and its write-through's
+   drain (wt_ack = nvm) waits for o's queued write-back, so once f (on the
+   other controller) is written through, o is in NVM, although no check
+   names u. Keeping only o's line would let the second sfence pass with o
+   still queued. */
+static void test_projection_volatile_controller(void **state)
+{
+    (void)state;
+    check("test t\nconfig wpq = volatile\nconfig controllers = 2\n"
+          "pm o = 0 line 0\npm f = 0 line 1\npm u = 0 line 2\n"
+          "kernel k grid 1 block 1 {\n  st o, 1\n  clwb o\n  sfence\n"
+          "  st.wt u, 1\n  sfence\n  st.wt f, 1\n  sfence\n}\n"
+          "check crash ~exists (f == 1 && o == 0)\n",
+          "f=0; o=0|f=0; o=1|f=1; o=1", "Ok");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -584,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_witnesses),
         cmocka_unit_test(test_limit),
         cmocka_unit_test(test_fenced_loop_is_bounded),
+        cmocka_unit_test(test_projection_volatile_controller),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
