@@ -15,8 +15,12 @@
  * Both modes run on the same states and steps. --naive explores every
  * event; the default mode only the events some thread's next step depends
  * on (mdl_hw_lazy.c), and takes as a state's crash images the NVM of every
- * state its events alone can reach (mdl_hw_closure.c). Its states are
- * therefore naive states: it never stores more of them than --naive.
+ * state its events alone can reach (mdl_hw_closure.c). With a durable WPQ
+ * a store of the value L2 holds, to a clean line without write-throughs,
+ * leaves it clean (mdl_hw_hier.c): the naive store, then a write-back that
+ * writes nothing new. Its states are therefore naive states: it never
+ * stores more of them than --naive (with the projection below, naive
+ * states with what no check sees forgotten).
  *
  * PROJECTION (default mode with MDL_SLICE, when some PM word is not
  * observed; specs/hw.md, "Projection"). Only the NVM of observed words
