@@ -8,6 +8,7 @@
  * index; a whole-array comparison mentions every element. Conditions only
  * read mentioned names, so each distinct outcome is evaluated once.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,12 +113,16 @@ uint32_t chk_outcome(ChkRun *R, int ph, const int64_t *pm,
             R->obuf[i] = (uint64_t)mem[l->addr + it->b];
         }
     }
-    r = chk_table_put(&R->outs[ph].tab, R->obuf, (uint32_t)pr->nitems, &id);
-    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, R->outs[ph].o, R->outs[ph].cap,
-                                     (size_t)id + 1))) {
+    /* room for a new outcome first: every outcome in the table has its
+       row, even when memory runs out here */
+    if (CHK_GROW(&R->mem, R->outs[ph].o, R->outs[ph].cap,
+                 (size_t)R->outs[ph].tab.n + 1) ||
+        (r = chk_table_put(&R->outs[ph].tab, R->obuf, (uint32_t)pr->nitems,
+                           &id)) < 0) {
         chk_fail(R);
         return CHK_NONE;
     }
+    assert(id < R->outs[ph].cap);
     if (r == 1) {
         ChkOut *o = &R->outs[ph].o[id];
         o->count = 0;

@@ -22,8 +22,11 @@ void chk_fail(ChkRun *R)
     char msg[96];
     R->failed = 1;
     if (atomic_load(&R->mem.failed) == CHK_MEM_BUDGET)
-        snprintf(msg, sizeof msg, "max-memory (%lld MB) reached",
-                 (long long)(R->mem.limit >> 20));
+        snprintf(msg, sizeof msg, R->mem.limit >= 1 << 20
+                                      ? "max-memory (%lld MB) reached"
+                                      : "max-memory (%lld KB) reached",
+                 (long long)(R->mem.limit >> (R->mem.limit >= 1 << 20 ? 20
+                                                                     : 10)));
     else
         snprintf(msg, sizeof msg, "out of memory");
     chk_limit(R, msg);

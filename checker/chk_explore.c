@@ -315,7 +315,8 @@ static int parallel_commit(Bfs *b)
         ChkWorker *w = &R->wk[t];
         if (w->failed || CHK_GROW(&R->mem, all, capall, nall + w->nlog + 1))
             goto out;
-        memcpy(all + nall, w->log, w->nlog * sizeof *all);
+        if (w->nlog)                    /* w->log is NULL until used */
+            memcpy(all + nall, w->log, w->nlog * sizeof *all);
         nall += w->nlog;
         w->nlog = 0;
     }

@@ -392,7 +392,13 @@ static int start(W *w, ChkRun *R)
     w->b.w = lit_calloc(w->b.cap, sizeof(uint64_t));
     w->c.w = lit_calloc(w->c.cap, sizeof(uint64_t));
     w->d.w = lit_calloc(w->d.cap, sizeof(uint64_t));
-    return w->a.w && w->b.w && w->c.w && w->d.w ? 0 : -1;
+    if (w->a.w && w->b.w && w->c.w && w->d.w)
+        return 0;
+    lit_free(w->a.w);
+    lit_free(w->b.w);
+    lit_free(w->c.w);
+    lit_free(w->d.w);
+    return -1;
 }
 
 /* Recovery segments from main image img towards observation (or error) id,

@@ -236,6 +236,11 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
         return NULL;
     }
     m = lit_arena_alloc(a, sizeof *m);
+    if (!m) {
+        lit_arena_free(a);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     m->arena = a;
     m->p = p;
     m->kind = model;
@@ -279,6 +284,11 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->trial.cap = m->max_words;
     m->trial.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->img = lit_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
+    if (!m->scratch.w || !m->succ.w || !m->trial.w || !m->img) {
+        snprintf(err, errlen, "out of memory");
+        lit_arena_free(a);
+        return NULL;
+    }
     note_degraded(m);
     return m;
 }

@@ -112,3 +112,13 @@ assert_grep "Unknown verdict" '^Verdict bench-barrier strict 0 Unknown -$' out
 expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
     --no-reduce --max-states 100000000 -D N=8 -D R=3 --timeout 1.5
 [ ! -s err ] || fail "stderr without --progress: $(cat err)"
+
+# --max-memory: the budget ends the check incomplete, with its row and an
+# Unknown verdict (tests/test_chk_mem.c sweeps failing allocations).
+expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
+    --no-reduce --max-states 100000000 -D N=8 -D R=3 --max-memory 8M \
+    --db m.db
+assert_grep "memory status" '^Status incomplete: max-memory (8 MB) reached$' out
+assert_grep "memory verdict" '^Verdict bench-barrier strict 0 Unknown -$' out
+assert_eq "memory row" "$(q m.db "SELECT c.status || ' ' || r.verdict
+    FROM checks c JOIN results r USING (check_id)")" "incomplete Unknown"
