@@ -231,7 +231,8 @@ int mdl_hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         return MDL_OK;
     }
     if (!h->naive && !h->vol && op != LIT_ST_WT && !dirty &&
-        s->w[pm_off + (uint32_t)dw] == (uint64_t)v && first_wt(h, s, pm_off, l) < 0) {
+        s->w[pm_off + (uint32_t)dw] == (uint64_t)v &&
+        first_wt(h, s, pm_off, l) < 0) {
         /* Default mode: the line stays clean. A clean durable line without
            write-throughs holds its NVM, so a write-back right after this
            store would change no NVM word; the default mode takes that

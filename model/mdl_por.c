@@ -234,19 +234,25 @@ static int events_commute(Model *m, const MdlState *s, const MdlLaunch *L,
     return ok;
 }
 
-/* Whether step d of slot i, executed alone from s into out with class
-   cl, passes C1: commutes with the other threads' steps and the enabled
-   model events. A PM write that changed nothing with a durable WPQ is
-   tried again as quiet (hier_conflict) when it conflicts on its line. */
-static int independent(Model *m, const MdlState *s, const MdlLaunch *L,
-                       int i, const MdlInstr *d, int cl, const MdlState *out,
-                       const uint32_t *codes, int nev, int *grow)
+/* Whether step d may turn out quiet (hier_conflict): a PM write, with a
+   durable WPQ. */
+static int may_be_quiet(const Model *m, const MdlInstr *d)
 {
-    int quiet = cl == CL_INVISIBLE && m->pol->hierarchy &&
-                m->red->durable && d->space == LIT_PM &&
-                (d->flags & MDL_I_WRITE);
-    return (commutes(m, s, L, i, d, 0, grow) ||
-            (quiet && commutes(m, s, L, i, d, 1, grow))) &&
+    return m->pol->hierarchy && m->red->durable && d->space == LIT_PM &&
+           (d->flags & MDL_I_WRITE);
+}
+
+/* C1 for step d of slot i, executed alone from s into out with class cl,
+   given c, whether it commutes as an ordinary step with the other
+   threads': if not, a write that changed nothing may still commute as a
+   quiet one; and it must commute with the enabled model events. */
+static int independent(Model *m, const MdlState *s, const MdlLaunch *L,
+                       int i, const MdlInstr *d, int c, int cl,
+                       const MdlState *out, const uint32_t *codes, int nev,
+                       int *grow)
+{
+    return (c || (cl == CL_INVISIBLE && may_be_quiet(m, d) &&
+                  commutes(m, s, L, i, d, 1, grow))) &&
            events_commute(m, s, L, i, out, codes, nev);
 }
 
@@ -259,10 +265,15 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
         MdlInstr d;
         MdlError e;
         uint32_t codes[128];
-        int grow, nev;
+        int grow, nev, c = 1;
         if (L != L0 || mdl_decode(m, s, i, &d) ||
             (d.flags & (MDL_I_BACK | MDL_I_ENDS | MDL_I_WAITS |
                         MDL_I_BOUNDS)))
+            break;
+        if (d.op <= LIT_ATOM_CAS ||
+            (m->pol->hierarchy && (d.flags & MDL_I_PERSIST)))
+            c = commutes(m, s, L, i, &d, 0, &grow);
+        if (!c && !may_be_quiet(m, &d))
             break;
         mdl_state_copy(&m->trial, s);
         m->fx = 0;
@@ -271,11 +282,8 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
             classify(m) != CL_INVISIBLE)
             break;
         nev = m->ops->events(m, s, L, codes, 128);
-        if ((d.op <= LIT_ATOM_CAS ||
-             (m->pol->hierarchy && (d.flags & MDL_I_PERSIST)))
-                ? !independent(m, s, L, i, &d, CL_INVISIBLE, &m->trial,
-                               codes, nev, &grow)
-                : !events_commute(m, s, L, i, &m->trial, codes, nev))
+        if (!independent(m, s, L, i, &d, c, CL_INVISIBLE, &m->trial, codes,
+                         nev, &grow))
             break;
         mdl_state_copy(s, &m->trial);
         (*n)++;
@@ -318,9 +326,12 @@ int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
     for (int i = 0; i < L->nthreads; i++) {
         MdlInstr d;
         MdlError e;
-        int grow, n, cl;
+        int grow, n, cl, c;
         if (mdl_decode(m, s, i, &d) ||
             ((d.flags & MDL_I_BACK) && mdl_access_sticky(m, L, i, d.pc)))
+            continue;
+        c = commutes(m, s, L, i, &d, 0, &grow);
+        if (!c && !may_be_quiet(m, &d))
             continue;
         mdl_state_copy(out, s);
         m->fx = 0;
@@ -328,7 +339,7 @@ int mdl_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
             continue;
         cl = classify(m);
         if (cl == CL_VISIBLE ||
-            !independent(m, s, L, i, &d, cl, out, codes, nev, &grow) ||
+            !independent(m, s, L, i, &d, c, cl, out, codes, nev, &grow) ||
             (cl == CL_SHRINK && grow))
             continue;
         n = 1;
