@@ -245,19 +245,23 @@ typedef struct {
     _Atomic int failed;
 } ChkStore;
 
+/* A node key the cursor interned lately, and its id + 1 (0: none); key
+   and id share a cache line. */
+typedef struct {
+    uint64_t key;
+    uint32_t id;
+} ChkCached;
+
 /* A thread's view of the state it decoded last: its atoms and the ids of
    its tree's internal nodes (heap order), which encoding a successor
    reuses, and a cache of node keys it interned lately. */
 typedef struct {
     uint32_t *pid, *atom;
-    uint32_t *satom;                    /* successor atoms that changed */
-    uint64_t *chg;                      /* bit per changed atom */
-    uint64_t chgsum;                    /* bit per nonzero word of chg */
-    int chgfar;                         /* a change past atom 4095 */
+    uint32_t *idx[2], *val[2];          /* encoding: the changed nodes of
+                                           a level and their ids */
     uint32_t len;
     int cls;
-    uint64_t *ckey;                     /* recently interned keys */
-    uint32_t *cid;                      /* their ids + 1 */
+    ChkCached *cache;                   /* recently interned keys */
     const ChkStore *store;              /* whose ids the cache holds */
     unsigned epoch;
     const uint64_t *buf;                /* where the state was decoded to */
@@ -269,11 +273,24 @@ void chk_store_free(ChkStore *st);
 int chk_store_reset(ChkStore *st);
 int chk_cursor_init(ChkCursor *c, const ChkStore *st);
 void chk_cursor_free(ChkCursor *c);
+/* A state's root: its key and size class. */
+typedef struct {
+    uint64_t key;
+    int cls;
+} ChkRoot;
+
 /* Interns s, a successor of prev (the state last decoded into c), or of
    nothing (prev NULL). 1 new, 0 seen before (*id set either way); -1 out of
    memory. */
 int chk_store_put(ChkStore *st, ChkCursor *c, const MdlState *prev,
                   const MdlState *s, uint32_t *id);
+/* chk_store_put in two halves, so that a caller can encode the next
+   successor while the root slot of this one (prefetched) comes in:
+   encode interns s's nodes and fills *r (0, or -1 out of memory); add
+   numbers the root as put does. */
+int chk_store_encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                     const MdlState *s, ChkRoot *r);
+int chk_store_add(ChkStore *st, const ChkRoot *r, uint32_t *id);
 /* The same without inserting: 0 found (*id), 1 absent. */
 int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
                    const MdlState *s, uint32_t *id);

@@ -196,13 +196,14 @@ static inline uint32_t cached_put(ChkStore *st, ChkCursor *c, uint64_t key,
                                   int find)
 {
     uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    ChkCached *e = &c->cache[i];
     uint32_t id;
-    if (c->cid[i] && c->ckey[i] == key)
-        return c->cid[i] - 1;
+    if (e->id && e->key == key)
+        return e->id - 1;
     id = node_put(st, key, find);
     if (id != CHK_NONE) {
-        c->ckey[i] = key;
-        c->cid[i] = id + 1;
+        e->key = key;
+        e->id = id + 1;
     }
     return id;
 }
@@ -224,106 +225,93 @@ static inline uint64_t atom_word(const ChkStore *st, uint32_t a)
 
 /* ---- encoding ------------------------------------------------------------ */
 
-typedef struct {
-    ChkStore *st;
-    ChkCursor *c;
-    uint32_t plen;                      /* prev's last atom (its len) */
-    uint32_t pp;                        /* prev's leaves, 0: none */
-    int find;
-} Enc;
-
-/* Whether an atom of the aligned range [lo, lo + 2^h) changed: one word
-   of the change bit set up to h = 6, one word of its summary above. */
-static inline int changed(const ChkCursor *c, uint32_t lo, int h)
+/* The atom (h == 0) or node id of the subtree of height h at index j in the
+   tree of prev, the state c decoded last (plen its len, -1: no prev, pcls
+   its class). A subtree past plen is zero; one that prev's tree does not
+   hold (j == 0 above its root) is never asked for: atom 0, the len,
+   changes with the class, so that path is always encoded anew. */
+static inline uint32_t old_atom(const ChkStore *st, const ChkCursor *c,
+                                int64_t plen, int pcls, int h, uint32_t j)
 {
-    if (h < 6)
-        return (c->chg[lo >> 6] >> (lo & 63) & ((2ull << ((1u << h) - 1)) - 1)) != 0;
-    if (h == 6)
-        return c->chg[lo >> 6] != 0;
-    if (h < 12)
-        return (c->chgsum >> (lo >> 6) & ((2ull << ((1u << (h - 6)) - 1)) - 1)) != 0;
-    return c->chgsum != 0 || c->chgfar;
-}
-
-/* The id (height h >= 1) or atom (h == 0) of the subtree over atoms
-   [lo, lo + 2^h); CHK_NONE on failure or, finding, when absent. */
-static uint32_t enc(Enc *e, uint32_t lo, int h)
-{
-    uint32_t hi = lo + (1u << h), l, r;
-    if (!changed(e->c, lo, h)) {
-        if (lo > e->plen)               /* past prev's len: zeros */
-            return h ? e->st->zh[h] : 0;
-        if (hi <= e->pp)
-            return h ? e->c->pid[(e->pp + lo) >> h] : e->c->atom[lo];
-    }
-    if (h == 0)
-        return e->c->satom[lo];
-    l = enc(e, lo, h - 1);
-    if (l == CHK_NONE)
-        return CHK_NONE;
-    r = enc(e, hi - (1u << (h - 1)), h - 1);
-    if (r == CHK_NONE)
-        return CHK_NONE;
-    return cached_put(e->st, e->c, (uint64_t)l | (uint64_t)r << 32, e->find);
+    if ((int64_t)((uint64_t)j << h) > plen)
+        return h ? st->zh[h] : 0;
+    assert(h < pcls);
+    return h ? c->pid[(1u << (pcls - h)) + j] : c->atom[j];
 }
 
 /* The root key of s, encoded from the tree of prev, the state last
-   decoded into c (NULL: from nothing); UINT64_MAX on failure. */
+   decoded into c (NULL: from nothing); UINT64_MAX on failure. Bottom up:
+   the atoms that differ from prev's, then level by level the nodes above
+   them, each from its two children (new where they changed, prev's where
+   not). A successor differs from its parent in a few words, so this costs
+   a few paths, not the vector. */
 static uint64_t encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
                        const MdlState *s, int find, int *cls)
 {
-    Enc e;
-    uint32_t plen = prev ? prev->len : 0, l, r;
-    uint32_t n = (s->len > plen ? s->len : plen) + 1;
-    uint32_t nw = (n + 63) >> 6;
-    int h;
+    int64_t plen = prev ? (int64_t)prev->len : -1;
+    int pcls = prev ? c->cls : 0;
+    uint32_t n = s->len > plen ? s->len : (uint32_t)(plen < 0 ? 0 : plen);
+    uint32_t *idx = c->idx[0], *val = c->val[0], m = 0;
+    const uint64_t *pw = prev ? prev->w : NULL;
+    int top;
     assert(s->len >= 1 && s->len + 1 <= st->natoms);
-    e.st = st;
-    e.c = c;
-    e.plen = plen;
-    e.pp = prev ? 1u << c->cls : 0;
-    e.find = find;
-    memset(c->chg, 0, (size_t)nw * sizeof *c->chg);
-    c->chgsum = 0;
-    c->chgfar = 0;
-    if (s->len != plen) {
-        c->satom[0] = s->len;
-        c->chg[0] = 1;
+    if ((int64_t)s->len != plen) {
+        idx[m] = 0;
+        val[m++] = s->len;
     }
-    for (uint32_t a = 1; a < n; a++) {
-        uint64_t w, pw;
-        /* both vectors are zero past their len; most words are equal */
-        if (a + 8 <= n && a + 7 <= plen && a + 7 <= s->len &&
-            !memcmp(s->w + a - 1, prev->w + a - 1, 8 * sizeof *s->w)) {
-            a += 7;
+    /* the words that differ (both vectors are zero past their len) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t w = s->w[i];
+        uint32_t x;
+        if (pw) {
+            if (i + 4 <= n && !((w ^ pw[i]) | (s->w[i + 1] ^ pw[i + 1]) |
+                                (s->w[i + 2] ^ pw[i + 2]) |
+                                (s->w[i + 3] ^ pw[i + 3]))) {
+                i += 3;
+                continue;
+            }
+            if (w == pw[i])
+                continue;
+        } else if (!w) {
             continue;
         }
-        w = a <= s->len ? s->w[a - 1] : 0;
-        pw = a <= plen ? prev->w[a - 1] : 0;
-        if (w != pw) {
-            uint32_t x = atomize(st, c, w, find);
-            if (x == CHK_NONE)
-                return UINT64_MAX;
-            c->satom[a] = x;
-            c->chg[a >> 6] |= 1ull << (a & 63);
-        }
+        x = atomize(st, c, w, find);
+        if (x == CHK_NONE)
+            return UINT64_MAX;
+        idx[m] = i + 1;
+        val[m++] = x;
     }
-    for (uint32_t i = 0; i < nw; i++)
-        if (c->chg[i]) {
-            if (i < 64)
-                c->chgsum |= 1ull << i;
-            else
-                c->chgfar = 1;
-        }
     *cls = class_of(s->len);
-    h = *cls - 1;
-    l = enc(&e, 0, h);
-    if (l == CHK_NONE)
-        return UINT64_MAX;
-    r = enc(&e, 1u << h, h);
-    if (r == CHK_NONE)
-        return UINT64_MAX;
-    return (uint64_t)l | (uint64_t)r << 32;
+    top = *cls;
+    /* level h from level h - 1; the root (level top) is not interned */
+    for (int h = 1; h <= top; h++) {
+        uint32_t *nidx = c->idx[h & 1], *nval = c->val[h & 1], nm = 0;
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t j = idx[k] >> 1, l, r;
+            if (idx[k] & 1) {
+                l = old_atom(st, c, plen, pcls, h - 1, 2 * j);
+                r = val[k];
+            } else {
+                l = val[k];
+                if (k + 1 < m && idx[k + 1] == idx[k] + 1)
+                    r = val[++k];
+                else
+                    r = old_atom(st, c, plen, pcls, h - 1, 2 * j + 1);
+            }
+            if (h == top)
+                return (uint64_t)l | (uint64_t)r << 32;
+            nidx[nm] = j;
+            nval[nm] = cached_put(st, c, (uint64_t)l | (uint64_t)r << 32, find);
+            if (nval[nm++] == CHK_NONE)
+                return UINT64_MAX;
+        }
+        idx = nidx;
+        val = nval;
+        m = nm;
+    }
+    /* nothing changed: prev itself */
+    return (uint64_t)old_atom(st, c, plen, pcls, top - 1, 0) |
+           (uint64_t)old_atom(st, c, plen, pcls, top - 1, 1) << 32;
 }
 
 /* ---- roots --------------------------------------------------------------- */
@@ -494,11 +482,14 @@ int chk_cursor_init(ChkCursor *c, const ChkStore *st)
     memset(c, 0, sizeof *c);
     c->pid = lit_calloc(2 * leaves, sizeof *c->pid);
     c->atom = lit_calloc(2 * leaves, sizeof *c->atom);
-    c->satom = lit_calloc(2 * leaves, sizeof *c->satom);
-    c->chg = lit_calloc(leaves / 64 + 1, sizeof *c->chg);
-    c->ckey = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->ckey);
-    c->cid = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->cid);
-    return c->pid && c->atom && c->satom && c->chg && c->ckey && c->cid
+    for (int k = 0; k < 2; k++) {
+        c->idx[k] = lit_calloc(2 * leaves, sizeof *c->idx[k]);
+        c->val[k] = lit_calloc(2 * leaves, sizeof *c->val[k]);
+        if (!c->idx[k] || !c->val[k])
+            return -1;
+    }
+    c->cache = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->cache);
+    return c->pid && c->atom && c->cache
                ? 0 : -1;
 }
 
@@ -506,10 +497,11 @@ void chk_cursor_free(ChkCursor *c)
 {
     lit_free(c->pid);
     lit_free(c->atom);
-    lit_free(c->satom);
-    lit_free(c->chg);
-    lit_free(c->ckey);
-    lit_free(c->cid);
+    for (int k = 0; k < 2; k++) {
+        lit_free(c->idx[k]);
+        lit_free(c->val[k]);
+    }
+    lit_free(c->cache);
     memset(c, 0, sizeof *c);
 }
 
@@ -517,7 +509,7 @@ void chk_cursor_free(ChkCursor *c)
 static void cursor_sync(const ChkStore *st, ChkCursor *c)
 {
     if (c->epoch != st->epoch || c->store != st) {
-        memset(c->cid, 0, ((size_t)1 << CACHE_BITS) * sizeof *c->cid);
+        memset(c->cache, 0, ((size_t)1 << CACHE_BITS) * sizeof *c->cache);
         c->epoch = st->epoch;
         c->store = st;
         c->buf = NULL;
@@ -529,16 +521,35 @@ void chk_cursor_forget(ChkCursor *c)
     c->buf = NULL;
 }
 
+int chk_store_encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                     const MdlState *s, ChkRoot *r)
+{
+    const ChkRoots *rt;
+    cursor_sync(st, c);
+    r->key = encode(st, c, prev, s, 0, &r->cls);
+    if (r->key == UINT64_MAX)
+        return -1;
+    rt = &st->root[r->cls];
+    if (rt->slot) {
+        uint64_t i = mix(r->key) & rt->mask;
+        __builtin_prefetch((const void *)&rt->slot[i]);
+        __builtin_prefetch((const void *)&rt->id[i]);
+    }
+    return 0;
+}
+
+int chk_store_add(ChkStore *st, const ChkRoot *r, uint32_t *id)
+{
+    return root_put(st, r->cls, r->key, 0, id);
+}
+
 int chk_store_put(ChkStore *st, ChkCursor *c, const MdlState *prev,
                   const MdlState *s, uint32_t *id)
 {
-    int cls;
-    uint64_t key;
-    cursor_sync(st, c);
-    key = encode(st, c, prev, s, 0, &cls);
-    if (key == UINT64_MAX)
+    ChkRoot r;
+    if (chk_store_encode(st, c, prev, s, &r))
         return -1;
-    return root_put(st, cls, key, 0, id);
+    return chk_store_add(st, &r, id);
 }
 
 int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
