@@ -197,6 +197,16 @@ static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
     return x.k | (x.failed ? MOVED_ERR : 0);
 }
 
+/* Prefetches for the states after i of the level (decoding waits on
+   misses otherwise). */
+static void ahead(const Bfs *b, uint32_t i)
+{
+    if (i + 1 < b->hi)
+        chk_store_prefetch(&b->sp->store, i + 1, 0);
+    if (i + 2 < b->hi)
+        chk_store_prefetch(&b->sp->store, i + 2, 1);
+}
+
 /* ---- one thread ------------------------------------------------------------ */
 
 static void serial_level(Bfs *b)
@@ -208,6 +218,7 @@ static void serial_level(Bfs *b)
                         b->mcut == CHK_NONE;
         int r;
         chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        ahead(b, i);
         r = b->visit(R, b->ctx, i, b->depth, &L->state);
         if (r < 0) {
             atomic_store(&b->stop, 1);
@@ -249,6 +260,7 @@ static void visits(Bfs *b)
         int r;
         chk_gate_enter(&R->gate);
         chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        ahead(b, i);
         chk_gate_leave(&R->gate);
         r = b->visit(R, b->ctx, i, b->depth, &L->state);
         if (r < 0) {
@@ -286,6 +298,7 @@ static void expansions(Bfs *b, int t)
         chk_gate_enter(&R->gate);
         for (uint32_t i = a; i < e && !w->failed; i++) {
             chk_store_get(&b->sp->store, &w->cur, i, &w->s);
+            ahead(b, i);
             b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i);
         }
         chk_gate_leave(&R->gate);
