@@ -468,7 +468,10 @@ typedef struct {
     uint32_t nused;
     uint64_t *key;                      /* an image key being built */
     int64_t *full;                      /* an image, expanded */
-    ChkTable keys;                      /* persistency regions */
+    ChkStore regions;                   /* persistency regions */
+    ChkGate rgate;                      /* its own: one thread uses it */
+    ChkCursor rcur;
+    MdlState rlast;                     /* the region put last */
     ChkPKey *pk;
     size_t cappk;
     uint32_t *list;                     /* image ids of every region */
