@@ -25,24 +25,28 @@
  * Free", SPIN 2011). The vector is first read as natoms = 1 + max_words
  * 32-bit atoms: atom 0 is len, atom a is word a-1 (zero beyond len). A word
  * below 2^31 is its own atom; a larger one is BIG | the id of a node holding
- * the whole word. A fixed balanced binary tree over the atoms (ChkTreeNode,
- * pre-order, the same for every state) turns each internal node into a
- * 64-bit key, left | right << 32, of its children's atoms or node ids; every
- * key except the root's is interned in one node table, so the subtrees that
- * states share (a thread's registers, the persisted image, the zero tail)
- * are stored once. The root key identifies the state and is the entry of
- * the root table. So a state costs its root (8 bytes plus index slack) and
- * the nodes nobody had before it, usually few: successors differ from their
- * parent in a few atoms, and encoding starts from the parent's tree
- * (ChkCursor), re-interning only the paths above changed atoms.
+ * the whole word. A fixed balanced binary tree over the atoms (heap order,
+ * the same for every state of a size class) turns each internal node into
+ * a 64-bit key, left | right << 32, of its children's atoms or node ids;
+ * the keys of the nodes below the root's two children are interned in one
+ * node table, so the subtrees that states share (a thread's registers, the
+ * persisted image, the zero tail) are stored once. The root's two children
+ * are not nodes: their two keys, 128 bits, identify the state and are the
+ * entry of the root table. (They would be nodes nearly as new as the state
+ * itself, each an extra lookup that misses the cache; a wider root entry
+ * costs less.) So a state costs its root (16 bytes plus index slack) and
+ * the nodes nobody had before it, usually few: successors differ from
+ * their parent in a few atoms, and encoding starts from the parent's tree
+ * (ChkCursor), re-interning only the paths above changed atoms, level by
+ * level from the bottom, through a per-thread cache of recent node keys.
  *
  * Both tables are open-addressing with linear probing, grown at 3/4 load.
  * Node slots hold 32 bits of the key's hash and the node id, so a probe
  * rejects other keys without leaving the slot array; node keys live in a
  * dense array. Root slots hold the root key itself (a probe compares in
- * place, one cache miss for a state seen before) and a parallel array the
- * state id; `order` maps ids back to slots for decoding. Ids are dense, in
- * insertion order. Several threads insert at once: a slot is claimed by
+ * place, one cache miss for a state seen before, prefetched while the
+ * next successor is encoded) and a parallel array the state id; `order`
+ * maps ids back to slots for decoding. Ids are dense, in insertion order. Several threads insert at once: a slot is claimed by
  * compare-and-swap, the dense arrays are segmented (ChkSeg) so they never
  * move, and the slot arrays are doubled by one thread while the others wait
  * at the gate between two states (ChkGate).
@@ -220,7 +224,7 @@ size_t chk_table_bytes(const ChkTable *t);
 #define CHK_CLASSES 20                  /* vectors up to 2^19 words */
 
 typedef struct {
-    _Atomic uint64_t *slot;             /* root keys, 0: empty */
+    _Atomic uint64_t *slot;             /* root keys (2 words), 0: empty */
     _Atomic uint32_t *id;               /* state id + 1 per slot */
     uint64_t mask;
     _Atomic uint32_t used;
@@ -245,19 +249,25 @@ typedef struct {
     _Atomic int failed;
 } ChkStore;
 
+/* A node key the cursor interned lately, and its id + 1 (0: none); key
+   and id share a cache line. */
+typedef struct {
+    uint64_t key;
+    uint32_t id;
+} ChkCached;
+
 /* A thread's view of the state it decoded last: its atoms and the ids of
    its tree's internal nodes (heap order), which encoding a successor
    reuses, and a cache of node keys it interned lately. */
 typedef struct {
     uint32_t *pid, *atom;
-    uint32_t *satom;                    /* successor atoms that changed */
-    uint64_t *chg;                      /* bit per changed atom */
-    uint64_t chgsum;                    /* bit per nonzero word of chg */
-    int chgfar;                         /* a change past atom 4095 */
+    uint64_t half[2];                   /* the root's keys */
+    uint32_t *idx[2], *val[2];          /* encoding: the changed nodes of
+                                           a level and their ids */
+    uint64_t *key;                      /* and their keys */
     uint32_t len;
     int cls;
-    uint64_t *ckey;                     /* recently interned keys */
-    uint32_t *cid;                      /* their ids + 1 */
+    ChkCached *cache;                   /* recently interned keys */
     const ChkStore *store;              /* whose ids the cache holds */
     unsigned epoch;
     const uint64_t *buf;                /* where the state was decoded to */
@@ -269,11 +279,24 @@ void chk_store_free(ChkStore *st);
 int chk_store_reset(ChkStore *st);
 int chk_cursor_init(ChkCursor *c, const ChkStore *st);
 void chk_cursor_free(ChkCursor *c);
+/* A state's root: its key and size class. */
+typedef struct {
+    uint64_t key[2];
+    int cls;
+} ChkRoot;
+
 /* Interns s, a successor of prev (the state last decoded into c), or of
    nothing (prev NULL). 1 new, 0 seen before (*id set either way); -1 out of
    memory. */
 int chk_store_put(ChkStore *st, ChkCursor *c, const MdlState *prev,
                   const MdlState *s, uint32_t *id);
+/* chk_store_put in two halves, so that a caller can encode the next
+   successor while the root slot of this one (prefetched) comes in:
+   encode interns s's nodes and fills *r (0, or -1 out of memory); add
+   numbers the root as put does. */
+int chk_store_encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                     const MdlState *s, ChkRoot *r);
+int chk_store_add(ChkStore *st, const ChkRoot *r, uint32_t *id);
 /* The same without inserting: 0 found (*id), 1 absent. */
 int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
                    const MdlState *s, uint32_t *id);
@@ -284,6 +307,9 @@ int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
 void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
                    MdlState *out);
 void chk_cursor_forget(ChkCursor *c);
+/* Starts fetching what decoding state id (a stored state) will read: its
+   root slot (far), or, once that is in, the nodes under its root. */
+void chk_store_prefetch(const ChkStore *st, uint32_t id, int far);
 uint32_t chk_store_count(const ChkStore *st);
 /* Ids [lo, lo + n) become perm's order: new id lo + r is old lo + perm[r].
    tmp holds n entries. */
@@ -442,7 +468,10 @@ typedef struct {
     uint32_t nused;
     uint64_t *key;                      /* an image key being built */
     int64_t *full;                      /* an image, expanded */
-    ChkTable keys;                      /* persistency regions */
+    ChkStore regions;                   /* persistency regions */
+    ChkGate rgate;                      /* its own: one thread uses it */
+    ChkCursor rcur;
+    MdlState rlast;                     /* the region put last */
     ChkPKey *pk;
     size_t cappk;
     uint32_t *list;                     /* image ids of every region */

@@ -50,6 +50,9 @@ typedef struct {
     ChkCursor *c;
     uint32_t i, k, seq;                 /* k: successors so far */
     int failed;                         /* some step failed */
+    int held;                           /* `root` awaits its add */
+    ChkRoot root;                       /* successor `kroot`'s root */
+    uint32_t kroot;
 } Exp;
 
 static int logged(Exp *x, uint32_t step, const MdlError *e)
@@ -101,13 +104,41 @@ static int discover(Bfs *b, uint32_t id, uint64_t key)
     return 0;
 }
 
+/* Numbers the successor whose root is held (the encoding of the next one
+   has hidden the wait for its root slot). */
+static void add_held(Exp *x)
+{
+    Bfs *b = x->b;
+    ChkRun *R = b->R;
+    uint32_t id;
+    int r;
+    if (!x->held)
+        return;
+    x->held = 0;
+    r = chk_store_add(&b->sp->store, &x->root, &id);
+    if (r < 0) {
+        fail(x);
+    } else if (x->w) {
+        if (r == 1 && (int64_t)id >= R->o.max_states)
+            atomic_store(&b->enough, 1);
+        if (id >= b->hi &&
+            discover(b, id, (uint64_t)x->i << 32 | x->kroot))
+            fail(x);
+    } else if (r == 1) {
+        if (chk_space_reserve(b->sp, id + 1))
+            fail(x);
+        else
+            b->sp->parent[id] = x->i;
+    }
+}
+
 static void on_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     Exp *x = ctx;
     Bfs *b = x->b;
     ChkRun *R = b->R;
-    uint32_t id, k = x->k++;
-    int r;
+    uint32_t k = x->k++;
+    ChkRoot root;
     (void)step;
     if (!x->w)
         R->transitions++;
@@ -123,20 +154,14 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
         expansion_limit(x, &e);
         return;
     }
-    r = chk_store_put(&b->sp->store, x->c, x->cur, s, &id);
-    if (r < 0) {
+    if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &root)) {
         fail(x);
-    } else if (x->w) {
-        if (r == 1 && (int64_t)id >= R->o.max_states)
-            atomic_store(&b->enough, 1);
-        if (id >= b->hi && discover(b, id, (uint64_t)x->i << 32 | k))
-            fail(x);
-    } else if (r == 1) {
-        if (chk_space_reserve(b->sp, id + 1))
-            fail(x);
-        else
-            b->sp->parent[id] = x->i;
+        return;
     }
+    add_held(x);
+    x->root = root;
+    x->kroot = k;
+    x->held = 1;
 }
 
 static void on_err(void *ctx, uint32_t step, const MdlError *e)
@@ -168,7 +193,18 @@ static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
     x.c = c;
     x.i = i;
     mdl_successors(m, cur, on_succ, on_err, &x);
+    add_held(&x);
     return x.k | (x.failed ? MOVED_ERR : 0);
+}
+
+/* Prefetches for the states after i of the level (decoding waits on
+   misses otherwise). */
+static void ahead(const Bfs *b, uint32_t i)
+{
+    if (i + 1 < b->hi)
+        chk_store_prefetch(&b->sp->store, i + 1, 0);
+    if (i + 2 < b->hi)
+        chk_store_prefetch(&b->sp->store, i + 2, 1);
 }
 
 /* ---- one thread ------------------------------------------------------------ */
@@ -182,6 +218,7 @@ static void serial_level(Bfs *b)
                         b->mcut == CHK_NONE;
         int r;
         chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        ahead(b, i);
         r = b->visit(R, b->ctx, i, b->depth, &L->state);
         if (r < 0) {
             atomic_store(&b->stop, 1);
@@ -223,6 +260,7 @@ static void visits(Bfs *b)
         int r;
         chk_gate_enter(&R->gate);
         chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        ahead(b, i);
         chk_gate_leave(&R->gate);
         r = b->visit(R, b->ctx, i, b->depth, &L->state);
         if (r < 0) {
@@ -260,6 +298,7 @@ static void expansions(Bfs *b, int t)
         chk_gate_enter(&R->gate);
         for (uint32_t i = a; i < e && !w->failed; i++) {
             chk_store_get(&b->sp->store, &w->cur, i, &w->s);
+            ahead(b, i);
             b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i);
         }
         chk_gate_leave(&R->gate);

@@ -5,7 +5,10 @@
  * they are enumerated once per distinct region and listed with the crash
  * outcomes they show; in --naive mode a state has one image, its persisted
  * memory, read off directly: caching by region would keep a key per state
- * for nothing.
+ * for nothing. Regions are numbered by a state store of their own (tree
+ * compression, checker_int.h): under hw a region is most of the state and
+ * nearly every state has its own, and kept flat they cost kilobytes each.
+ * Each region is encoded from the one before it, which its cursor holds.
  */
 #include <string.h>
 
@@ -16,13 +19,19 @@ int chk_images_init(ChkRun *R)
     ChkImages *I = &R->img;
     const LitProgram *p = R->p;
     uint8_t *mark;
+    uint32_t mw = mdl_max_words(R->m);
     chk_table_init(&I->tab, &R->mem);
-    chk_table_init(&I->keys, &R->mem);
+    chk_gate_init(&I->rgate, 1);
+    if (chk_store_init(&I->regions, mw, &R->mem, &I->rgate) ||
+        chk_cursor_init(&I->rcur, &I->regions))
+        return -1;
+    I->rlast.cap = mw;
+    I->rlast.w = lit_calloc(mw, sizeof *I->rlast.w);
     I->used = lit_calloc((size_t)p->pm_words + 1, sizeof *I->used);
     I->key = lit_calloc((size_t)p->pm_words + 1, sizeof *I->key);
     I->full = lit_calloc((size_t)p->pm_words + 1, sizeof *I->full);
     mark = lit_calloc((size_t)p->pm_words + 1, 1);
-    if (!I->used || !I->key || !I->full || !mark) {
+    if (!I->rlast.w || !I->used || !I->key || !I->full || !mark) {
         lit_free(mark);
         return -1;
     }
@@ -40,7 +49,10 @@ void chk_images_free(ChkRun *R)
 {
     ChkImages *I = &R->img;
     chk_table_free(&I->tab);
-    chk_table_free(&I->keys);
+    chk_store_free(&I->regions);
+    chk_cursor_free(&I->rcur);
+    chk_gate_free(&I->rgate);
+    lit_free(I->rlast.w);
     chk_mem_free(&R->mem, I->img);
     chk_mem_free(&R->mem, I->pk);
     chk_mem_free(&R->mem, I->list);
@@ -154,6 +166,7 @@ int chk_images_of(ChkRun *R, const MdlState *s, ChkImgSet *set)
     ImgCtx c;
     uint32_t off, key;
     ChkPKey *pk;
+    MdlState view;
     int r;
     memset(&c, 0, sizeof c);
     c.R = R;
@@ -169,7 +182,13 @@ int chk_images_of(ChkRun *R, const MdlState *s, ChkImgSet *set)
         return 0;
     }
     off = mdl_persist_key(R->m, s);
-    r = chk_table_put(&I->keys, s->w + off, s->len - off, &key);
+    view.w = s->w + off;                /* zero past its len, as s is */
+    view.len = s->len - off;
+    view.cap = s->cap - off;
+    r = chk_store_put(&I->regions, &I->rcur, I->rlast.len ? &I->rlast : NULL,
+                      &view, &key);
+    if (r >= 0)
+        chk_store_get(&I->regions, &I->rcur, key, &I->rlast);
     if (r < 0 || (r == 1 && CHK_GROW(&R->mem, I->pk, I->cappk,
                                      (size_t)key + 1))) {
         chk_fail(R);

@@ -14,7 +14,7 @@
 #define MAX_STATES 0x7FFFFFF0u
 #define SLOT_BITS 27                    /* order[id] = class | slot */
 #define MIN_SLOTS 256u
-#define CACHE_BITS 14
+#define CACHE_BITS 16
 #define NODES_KEPT (1u << 20)           /* a reset keeps up to these nodes */
 
 static inline uint64_t mix(uint64_t x)
@@ -25,6 +25,12 @@ static inline uint64_t mix(uint64_t x)
     x *= 0xC4CEB9FE1A85EC53ull;
     x ^= x >> 33;
     return x;
+}
+
+/* A root's hash: both halves. */
+static inline uint64_t root_hash(const uint64_t *key)
+{
+    return mix(key[0] ^ key[1] * 0x9E3779B97F4A7C15ull);
 }
 
 static inline uint64_t node_key(const ChkStore *st, uint32_t id)
@@ -73,7 +79,7 @@ static int rehash_nodes(ChkStore *st, uint64_t nslots)
 static int rehash_roots(ChkStore *st, int cls, uint64_t nslots)
 {
     ChkRoots *r = &st->root[cls];
-    _Atomic uint64_t *ns = chk_mem_alloc(st->mem, nslots * sizeof *ns);
+    _Atomic uint64_t *ns = chk_mem_alloc(st->mem, 2 * nslots * sizeof *ns);
     _Atomic uint32_t *nid = chk_mem_alloc(st->mem, nslots * sizeof *nid);
     uint64_t mask = nslots - 1;
     if (!ns || !nid || nslots > (1u << SLOT_BITS)) {
@@ -82,17 +88,20 @@ static int rehash_roots(ChkStore *st, int cls, uint64_t nslots)
         return -1;
     }
     for (uint64_t i = 0; r->slot && i <= r->mask; i++) {
-        uint64_t key = atomic_load_explicit(&r->slot[i], memory_order_relaxed);
+        uint64_t key[2] = {
+            atomic_load_explicit(&r->slot[2 * i], memory_order_relaxed),
+            atomic_load_explicit(&r->slot[2 * i + 1], memory_order_relaxed)};
         uint32_t id = atomic_load_explicit(&r->id[i], memory_order_relaxed);
         uint64_t j;
-        if (!key)
+        if (!key[0])
             continue;
         assert(id != 0);
-        for (j = mix(key) & mask;
-             atomic_load_explicit(&ns[j], memory_order_relaxed);
+        for (j = root_hash(key) & mask;
+             atomic_load_explicit(&ns[2 * j], memory_order_relaxed);
              j = (j + 1) & mask)
             ;
-        atomic_store_explicit(&ns[j], key, memory_order_relaxed);
+        atomic_store_explicit(&ns[2 * j], key[0], memory_order_relaxed);
+        atomic_store_explicit(&ns[2 * j + 1], key[1], memory_order_relaxed);
         atomic_store_explicit(&nid[j], id, memory_order_relaxed);
         *(uint32_t *)chk_seg_at(&st->order, id - 1) =
             (uint32_t)cls << SLOT_BITS | (uint32_t)j;
@@ -192,17 +201,23 @@ static uint32_t node_put(ChkStore *st, uint64_t key, int find)
 
 /* node_put through the thread's cache of recent keys: node ids never
    change, so a hit needs no look at the shared table. */
+static inline uint32_t cache_index(uint64_t key)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+}
+
 static inline uint32_t cached_put(ChkStore *st, ChkCursor *c, uint64_t key,
                                   int find)
 {
-    uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    uint32_t i = cache_index(key);
+    ChkCached *e = &c->cache[i];
     uint32_t id;
-    if (c->cid[i] && c->ckey[i] == key)
-        return c->cid[i] - 1;
+    if (e->id && e->key == key)
+        return e->id - 1;
     id = node_put(st, key, find);
     if (id != CHK_NONE) {
-        c->ckey[i] = key;
-        c->cid[i] = id + 1;
+        e->key = key;
+        e->id = id + 1;
     }
     return id;
 }
@@ -224,136 +239,173 @@ static inline uint64_t atom_word(const ChkStore *st, uint32_t a)
 
 /* ---- encoding ------------------------------------------------------------ */
 
-typedef struct {
-    ChkStore *st;
-    ChkCursor *c;
-    uint32_t plen;                      /* prev's last atom (its len) */
-    uint32_t pp;                        /* prev's leaves, 0: none */
-    int find;
-} Enc;
-
-/* Whether an atom of the aligned range [lo, lo + 2^h) changed: one word
-   of the change bit set up to h = 6, one word of its summary above. */
-static inline int changed(const ChkCursor *c, uint32_t lo, int h)
+/* The atom (h == 0) or node id of the subtree of height h at index j in the
+   tree of prev, the state c decoded last (plen its len, -1: no prev, pcls
+   its class); CHK_NONE on failure. A subtree past plen is zero. A half of
+   prev's root (h = pcls - 1) is not a node: it becomes one when a longer
+   successor needs it. One that prev's tree does not hold (j == 0 at or
+   above pcls) is never asked for: atom 0, the len, changes with the
+   class, so that path is always encoded anew. */
+static inline uint32_t old_atom(ChkStore *st, ChkCursor *c, int64_t plen,
+                                int pcls, int h, uint32_t j, int find)
 {
-    if (h < 6)
-        return (c->chg[lo >> 6] >> (lo & 63) & ((2ull << ((1u << h) - 1)) - 1)) != 0;
-    if (h == 6)
-        return c->chg[lo >> 6] != 0;
-    if (h < 12)
-        return (c->chgsum >> (lo >> 6) & ((2ull << ((1u << (h - 6)) - 1)) - 1)) != 0;
-    return c->chgsum != 0 || c->chgfar;
+    if ((int64_t)((uint64_t)j << h) > plen)
+        return h ? st->zh[h] : 0;
+    assert(h < pcls);
+    if (!h)
+        return c->atom[j];
+    if (h == pcls - 1)
+        return cached_put(st, c, c->half[j], find);
+    return c->pid[(1u << (pcls - h)) + j];
 }
 
-/* The id (height h >= 1) or atom (h == 0) of the subtree over atoms
-   [lo, lo + 2^h); CHK_NONE on failure or, finding, when absent. */
-static uint32_t enc(Enc *e, uint32_t lo, int h)
+/* The root of s, encoded from the tree of prev, the state last decoded
+   into c (NULL: from nothing); -1 on failure. Bottom up: the atoms that
+   differ from prev's, then level by level the nodes above them, each from
+   its two children (new where they changed, prev's where not), up to the
+   two halves of the root. A successor differs from its parent in a few
+   words, so this costs a few paths, not the vector. */
+static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                  const MdlState *s, int find, ChkRoot *root)
 {
-    uint32_t hi = lo + (1u << h), l, r;
-    if (!changed(e->c, lo, h)) {
-        if (lo > e->plen)               /* past prev's len: zeros */
-            return h ? e->st->zh[h] : 0;
-        if (hi <= e->pp)
-            return h ? e->c->pid[(e->pp + lo) >> h] : e->c->atom[lo];
-    }
-    if (h == 0)
-        return e->c->satom[lo];
-    l = enc(e, lo, h - 1);
-    if (l == CHK_NONE)
-        return CHK_NONE;
-    r = enc(e, hi - (1u << (h - 1)), h - 1);
-    if (r == CHK_NONE)
-        return CHK_NONE;
-    return cached_put(e->st, e->c, (uint64_t)l | (uint64_t)r << 32, e->find);
-}
-
-/* The root key of s, encoded from the tree of prev, the state last
-   decoded into c (NULL: from nothing); UINT64_MAX on failure. */
-static uint64_t encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
-                       const MdlState *s, int find, int *cls)
-{
-    Enc e;
-    uint32_t plen = prev ? prev->len : 0, l, r;
-    uint32_t n = (s->len > plen ? s->len : plen) + 1;
-    uint32_t nw = (n + 63) >> 6;
-    int h;
+    int64_t plen = prev ? (int64_t)prev->len : -1;
+    int pcls = prev ? c->cls : 0, top = class_of(s->len), done[2] = {0, 0};
+    /* words past the tree of s (prev was longer) are zero in s */
+    uint32_t n = s->len > plen ? s->len : (uint32_t)plen;
+    uint32_t *idx = c->idx[0], *val = c->val[0], m = 0;
+    const uint64_t *pw = prev ? prev->w : NULL;
     assert(s->len >= 1 && s->len + 1 <= st->natoms);
-    e.st = st;
-    e.c = c;
-    e.plen = plen;
-    e.pp = prev ? 1u << c->cls : 0;
-    e.find = find;
-    memset(c->chg, 0, (size_t)nw * sizeof *c->chg);
-    c->chgsum = 0;
-    c->chgfar = 0;
-    if (s->len != plen) {
-        c->satom[0] = s->len;
-        c->chg[0] = 1;
+    if (n > (1u << top) - 1)
+        n = (1u << top) - 1;
+    if ((int64_t)s->len != plen) {
+        idx[m] = 0;
+        val[m++] = s->len;
     }
-    for (uint32_t a = 1; a < n; a++) {
-        uint64_t w, pw;
-        /* both vectors are zero past their len; most words are equal */
-        if (a + 8 <= n && a + 7 <= plen && a + 7 <= s->len &&
-            !memcmp(s->w + a - 1, prev->w + a - 1, 8 * sizeof *s->w)) {
-            a += 7;
+    /* the words that differ (both vectors are zero past their len) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t w = s->w[i];
+        uint32_t x;
+        if (pw) {
+            if (i + 4 <= n && !((w ^ pw[i]) | (s->w[i + 1] ^ pw[i + 1]) |
+                                (s->w[i + 2] ^ pw[i + 2]) |
+                                (s->w[i + 3] ^ pw[i + 3]))) {
+                i += 3;
+                continue;
+            }
+            if (w == pw[i])
+                continue;
+        } else if (!w) {
             continue;
         }
-        w = a <= s->len ? s->w[a - 1] : 0;
-        pw = a <= plen ? prev->w[a - 1] : 0;
-        if (w != pw) {
-            uint32_t x = atomize(st, c, w, find);
-            if (x == CHK_NONE)
-                return UINT64_MAX;
-            c->satom[a] = x;
-            c->chg[a >> 6] |= 1ull << (a & 63);
-        }
+        x = atomize(st, c, w, find);
+        if (x == CHK_NONE)
+            return -1;
+        idx[m] = i + 1;
+        val[m++] = x;
     }
-    for (uint32_t i = 0; i < nw; i++)
-        if (c->chg[i]) {
-            if (i < 64)
-                c->chgsum |= 1ull << i;
-            else
-                c->chgfar = 1;
+    root->cls = top;
+    if (top == 1) {                     /* two atoms: the root is them */
+        uint32_t a[2];
+        for (uint32_t j = 0; j < 2; j++) {
+            a[j] = old_atom(st, c, plen, pcls, 0, j, find);
+            for (uint32_t k = 0; k < m; k++)
+                if (idx[k] == j)
+                    a[j] = val[k];
         }
-    *cls = class_of(s->len);
-    h = *cls - 1;
-    l = enc(&e, 0, h);
-    if (l == CHK_NONE)
-        return UINT64_MAX;
-    r = enc(&e, 1u << h, h);
-    if (r == CHK_NONE)
-        return UINT64_MAX;
-    return (uint64_t)l | (uint64_t)r << 32;
+        root->key[0] = (uint64_t)a[0] | (uint64_t)a[1] << 32;
+        root->key[1] = 0;
+        return 0;
+    }
+    /* level h from level h - 1, up to the halves (level top - 1), which
+       are keys of the root, not nodes */
+    for (int h = 1; h < top; h++) {
+        uint32_t *nidx = c->idx[h & 1], *nval = c->val[h & 1], nm = 0;
+        for (uint32_t k = 0; k < m; k++) {
+            uint32_t j = idx[k] >> 1, l, r;
+            if (idx[k] & 1) {
+                l = old_atom(st, c, plen, pcls, h - 1, 2 * j, find);
+                r = val[k];
+            } else {
+                l = val[k];
+                if (k + 1 < m && idx[k + 1] == idx[k] + 1)
+                    r = val[++k];
+                else
+                    r = old_atom(st, c, plen, pcls, h - 1, 2 * j + 1, find);
+            }
+            if (l == CHK_NONE || r == CHK_NONE)
+                return -1;
+            if (h == top - 1) {
+                root->key[j] = (uint64_t)l | (uint64_t)r << 32;
+                done[j] = 1;
+                continue;
+            }
+            nidx[nm] = j;
+            c->key[nm] = (uint64_t)l | (uint64_t)r << 32;
+            __builtin_prefetch(&c->cache[cache_index(c->key[nm++])]);
+        }
+        /* the level's nodes, their cache entries on the way meanwhile */
+        for (uint32_t k = 0; k < nm; k++)
+            if ((nval[k] = cached_put(st, c, c->key[k], find)) == CHK_NONE)
+                return -1;
+        idx = nidx;
+        val = nval;
+        m = nm;
+    }
+    /* the halves that did not change: prev's (a node of a longer prev), or
+       zero past its len */
+    for (uint32_t j = 0; j < 2; j++) {
+        if (done[j])
+            continue;
+        if ((int64_t)((uint64_t)j << (top - 1)) > plen)
+            root->key[j] = (uint64_t)st->zh[top - 2] |
+                           (uint64_t)st->zh[top - 2] << 32;
+        else if (pcls == top)
+            root->key[j] = c->half[j];
+        else
+            root->key[j] = node_key(st, c->pid[(1u << (pcls - top + 1)) + j]);
+    }
+    return 0;
 }
 
 /* ---- roots --------------------------------------------------------------- */
 
-/* 1 inserted (new id), 0 there (its id), -1 failure; finding, 1 absent. */
-static int root_put(ChkStore *st, int cls, uint64_t key, int find,
-                    uint32_t *id)
+/* 1 inserted (new id), 0 there (its id), -1 failure; finding, 1 absent.
+   A slot is claimed by its first key word (never 0: the half holding atom
+   0, the len, is not zero); the second is written before the id is
+   published, and a reader compares it after seeing the id. */
+static int root_put(ChkStore *st, const ChkRoot *r, int find, uint32_t *id)
 {
-    ChkRoots *rt = &st->root[cls];
+    ChkRoots *rt = &st->root[r->cls];
     uint64_t i;
     uint32_t x;
-    if (!find && ensure_room(st, cls))
+    assert(r->key[0]);
+    if (!find && ensure_room(st, r->cls))
         return -1;
     if (!rt->slot)
         return 1;                       /* finding in an empty class */
-    for (i = mix(key) & rt->mask;; i = (i + 1) & rt->mask) {
-        uint64_t s = atomic_load_explicit(&rt->slot[i], memory_order_acquire);
+    for (i = root_hash(r->key) & rt->mask;; i = (i + 1) & rt->mask) {
+        uint64_t s = atomic_load_explicit(&rt->slot[2 * i],
+                                          memory_order_acquire);
         if (!s) {
             if (find)
                 return 1;
-            if (atomic_compare_exchange_strong(&rt->slot[i], &s, key))
+            if (atomic_compare_exchange_strong(&rt->slot[2 * i], &s,
+                                               r->key[0])) {
+                atomic_store_explicit(&rt->slot[2 * i + 1], r->key[1],
+                                      memory_order_relaxed);
                 break;
+            }
         }
-        if (s != key)
+        if (s != r->key[0])
             continue;
         while (!(x = atomic_load_explicit(&rt->id[i], memory_order_acquire))) {
             if (atomic_load(&st->failed))
                 return -1;
             sched_yield();
         }
+        if (atomic_load_explicit(&rt->slot[2 * i + 1], memory_order_relaxed) !=
+            r->key[1])
+            continue;
         *id = x - 1;
         return find && *id >= st->limit;
     }
@@ -363,7 +415,7 @@ static int root_put(ChkStore *st, int cls, uint64_t key, int find,
         return -1;
     }
     *(uint32_t *)chk_seg_at(&st->order, x) =
-        (uint32_t)cls << SLOT_BITS | (uint32_t)i;
+        (uint32_t)r->cls << SLOT_BITS | (uint32_t)i;
     atomic_store_explicit(&rt->id[i], x + 1, memory_order_release);
     atomic_fetch_add(&rt->used, 1);
     *id = x;
@@ -399,6 +451,24 @@ static void decode(const ChkStore *st, ChkCursor *c, uint32_t k, int h,
             c->pid[ck] = x[i];
             decode(st, c, ck, h - 1, clo, node_key(st, x[i]), w, had);
         }
+    }
+}
+
+/* Decodes a root: its two halves are the keys of the nodes under it (of
+   a class-1 root, key[0] is the node of its two atoms). */
+static void decode_root(const ChkStore *st, ChkCursor *c, int cls,
+                        const uint64_t *key, uint64_t *w, int64_t had)
+{
+    if (cls == 1) {
+        decode(st, c, 1, 1, 0, key[0], w, had);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        uint32_t lo = (uint32_t)i << (cls - 1);
+        int same = lo + (1u << (cls - 1)) - 1 <= had && c->half[i] == key[i];
+        c->half[i] = key[i];
+        if (!same && lo <= c->len)
+            decode(st, c, 2 + (uint32_t)i, cls - 1, lo, key[i], w, had);
     }
 }
 
@@ -439,7 +509,7 @@ static void roots_reset(ChkStore *st, ChkRoots *rt)
         return;
     atomic_store(&rt->used, 0);
     if (rt->mask + 1 <= 64 * MIN_SLOTS) {
-        memset((void *)rt->slot, 0, (rt->mask + 1) * sizeof *rt->slot);
+        memset((void *)rt->slot, 0, 2 * (rt->mask + 1) * sizeof *rt->slot);
         memset((void *)rt->id, 0, (rt->mask + 1) * sizeof *rt->id);
         return;
     }
@@ -494,11 +564,17 @@ int chk_cursor_init(ChkCursor *c, const ChkStore *st)
     memset(c, 0, sizeof *c);
     c->pid = lit_calloc(2 * leaves, sizeof *c->pid);
     c->atom = lit_calloc(2 * leaves, sizeof *c->atom);
-    c->satom = lit_calloc(2 * leaves, sizeof *c->satom);
-    c->chg = lit_calloc(leaves / 64 + 1, sizeof *c->chg);
-    c->ckey = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->ckey);
-    c->cid = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->cid);
-    return c->pid && c->atom && c->satom && c->chg && c->ckey && c->cid
+    c->key = lit_calloc(leaves, sizeof *c->key);
+    if (!c->key)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        c->idx[k] = lit_calloc(2 * leaves, sizeof *c->idx[k]);
+        c->val[k] = lit_calloc(2 * leaves, sizeof *c->val[k]);
+        if (!c->idx[k] || !c->val[k])
+            return -1;
+    }
+    c->cache = lit_calloc((size_t)1 << CACHE_BITS, sizeof *c->cache);
+    return c->pid && c->atom && c->cache
                ? 0 : -1;
 }
 
@@ -506,10 +582,12 @@ void chk_cursor_free(ChkCursor *c)
 {
     lit_free(c->pid);
     lit_free(c->atom);
-    lit_free(c->satom);
-    lit_free(c->chg);
-    lit_free(c->ckey);
-    lit_free(c->cid);
+    lit_free(c->key);
+    for (int k = 0; k < 2; k++) {
+        lit_free(c->idx[k]);
+        lit_free(c->val[k]);
+    }
+    lit_free(c->cache);
     memset(c, 0, sizeof *c);
 }
 
@@ -517,7 +595,7 @@ void chk_cursor_free(ChkCursor *c)
 static void cursor_sync(const ChkStore *st, ChkCursor *c)
 {
     if (c->epoch != st->epoch || c->store != st) {
-        memset(c->cid, 0, ((size_t)1 << CACHE_BITS) * sizeof *c->cid);
+        memset(c->cache, 0, ((size_t)1 << CACHE_BITS) * sizeof *c->cache);
         c->epoch = st->epoch;
         c->store = st;
         c->buf = NULL;
@@ -529,28 +607,44 @@ void chk_cursor_forget(ChkCursor *c)
     c->buf = NULL;
 }
 
+int chk_store_encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
+                     const MdlState *s, ChkRoot *r)
+{
+    const ChkRoots *rt;
+    cursor_sync(st, c);
+    if (encode(st, c, prev, s, 0, r))
+        return -1;
+    rt = &st->root[r->cls];
+    if (rt->slot) {
+        uint64_t i = root_hash(r->key) & rt->mask;
+        __builtin_prefetch((const void *)&rt->slot[2 * i]);
+        __builtin_prefetch((const void *)&rt->id[i]);
+    }
+    return 0;
+}
+
+int chk_store_add(ChkStore *st, const ChkRoot *r, uint32_t *id)
+{
+    return root_put(st, r, 0, id);
+}
+
 int chk_store_put(ChkStore *st, ChkCursor *c, const MdlState *prev,
                   const MdlState *s, uint32_t *id)
 {
-    int cls;
-    uint64_t key;
-    cursor_sync(st, c);
-    key = encode(st, c, prev, s, 0, &cls);
-    if (key == UINT64_MAX)
+    ChkRoot r;
+    if (chk_store_encode(st, c, prev, s, &r))
         return -1;
-    return root_put(st, cls, key, 0, id);
+    return chk_store_add(st, &r, id);
 }
 
 int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
                    const MdlState *s, uint32_t *id)
 {
-    int cls;
-    uint64_t key;
+    ChkRoot r;
     cursor_sync(st, c);
-    key = encode(st, c, prev, s, 1, &cls);
-    if (key == UINT64_MAX)
+    if (encode(st, c, prev, s, 1, &r))
         return 1;
-    return root_put(st, cls, key, 1, id);
+    return root_put(st, &r, 1, id);
 }
 
 void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
@@ -559,8 +653,10 @@ void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
     uint32_t o = *(const uint32_t *)chk_seg_at(&st->order, id);
     int cls = (int)(o >> SLOT_BITS);
     const ChkRoots *rt = &st->root[cls];
-    uint64_t key = atomic_load_explicit(&rt->slot[o & ((1u << SLOT_BITS) - 1)],
-                                        memory_order_relaxed);
+    uint32_t i = o & ((1u << SLOT_BITS) - 1);
+    uint64_t key[2] = {
+        atomic_load_explicit(&rt->slot[2 * i], memory_order_relaxed),
+        atomic_load_explicit(&rt->slot[2 * i + 1], memory_order_relaxed)};
     uint32_t old = out->len;
     int64_t had = -1;
     cursor_sync(st, c);
@@ -569,12 +665,33 @@ void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
     c->cls = cls;
     if (had < 0)
         c->len = 0;
-    decode(st, c, 1, cls, 0, key, out->w, had);
+    decode_root(st, c, cls, key, out->w, had);
     out->len = c->len;
     if (old > out->len)
         memset(out->w + out->len, 0, (old - out->len) * sizeof *out->w);
     out->hash = 0;
     c->buf = out->w;
+}
+
+void chk_store_prefetch(const ChkStore *st, uint32_t id, int far)
+{
+    uint32_t o, i;
+    const ChkRoots *rt;
+    o = *(const uint32_t *)chk_seg_at(&st->order, id);
+    rt = &st->root[o >> SLOT_BITS];
+    i = o & ((1u << SLOT_BITS) - 1);
+    if (far) {
+        __builtin_prefetch((const void *)&rt->slot[2 * i]);
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        uint64_t half = atomic_load_explicit(&rt->slot[2 * i + k],
+                                             memory_order_relaxed);
+        if (o >> SLOT_BITS > 2)
+            for (int j = 0; j < 2; j++)
+                __builtin_prefetch(chk_seg_at(&st->node,
+                                              (uint32_t)(half >> 32 * j)));
+    }
 }
 
 uint32_t chk_store_count(const ChkStore *st)
@@ -609,7 +726,7 @@ size_t chk_store_bytes(const ChkStore *st)
     for (int k = 0; k < st->nclass; k++)
         if (st->root[k].slot)
             b += (st->root[k].mask + 1) *
-                 (sizeof *st->root[k].slot + sizeof *st->root[k].id);
+                 (2 * sizeof *st->root[k].slot + sizeof *st->root[k].id);
     return b;
 }
 

@@ -1,0 +1,56 @@
+#!/bin/sh
+# --threads N changes nothing a run reports: with 1, 2 and 3 explorer
+# threads, `gpmc run` prints the same bytes (and the same --json) except
+# the Time lines and the peak memory of the Stats lines, which are
+# measurements. The programs have levels of more than 1024 states, so the
+# parallel explorer runs (PAR_MIN in checker/chk_explore.c): a naive and a
+# reduced exploration with witnesses, a state limit that cuts a level, and
+# runtime errors (a failed assert) and a livelock met on several threads.
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+cat >"$T/err.litmus" <<'EOF'
+test Err+threads "four threads; a thread that sees its neighbour's second store fails an assert; thread 3 spins forever when it sees thread 0's first"
+pm x[4] = 0
+kernel k grid 1 block 4 {
+  st x[%tid], 1
+  pbar
+  mov r1, %tid
+  add r1, r1, 1
+  rem r1, r1, 4
+  ld r0, x[r1]
+  st x[%tid], 2
+  bne %tid, 3, done
+spin:
+  beq r0, 1, spin
+done:
+  assert r0 != 2
+}
+check noerror
+check crash ~exists (x[0] == 2 && x[1] == 0)
+EOF
+
+# same WHAT ARGS...: the run's output is the same for 1, 2 and 3 threads.
+same() {
+    what=$1
+    shift
+    for th in 1 2 3; do
+        try "$GPMC" run "$@" --threads "$th"
+        [ "$rc" -le 1 ] || fail "$what --threads $th exited $rc: $(head -c 600 "$T/err")"
+        grep -v '^Time ' "$T/out" | sed -E 's/ peak [0-9]+KB$/ peak -/;
+            s/"(peak_kb|elapsed_ms)": *[0-9.]+/"\1": -/g' >"$T/t$th"
+    done
+    assert_same "$what with 2 threads" "$T/t2" "$T/t1"
+    assert_same "$what with 3 threads" "$T/t3" "$T/t1"
+}
+
+same "P01 T=4 naive" litmus/suite/scale/P01.litmus -D T=4 --model epoch,bepoch \
+    --naive --max-states 200000
+assert_grep "a cut level" '^Status incomplete: max-states (200000) reached' "$T/t1"
+assert_grep "a witness" '^Witness ' "$T/t1"
+same "lin-cta-undo TPB=6" litmus/suite/seeds/lin-cta-undo.litmus -D TPB=6 \
+    --model bepoch --json
+same "errors naive" "$T/err.litmus" --model epoch --naive
+assert_grep "an assert" 'assert' "$T/t1"
+assert_grep "a livelock" 'livelock' "$T/t1"
+same "errors" "$T/err.litmus" --model strict,bepoch,hw
