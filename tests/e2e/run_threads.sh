@@ -54,3 +54,10 @@ same "errors naive" "$T/err.litmus" --model epoch --naive
 assert_grep "an assert" 'assert' "$T/t1"
 assert_grep "a livelock" 'livelock' "$T/t1"
 same "errors" "$T/err.litmus" --model strict,bepoch,hw
+# hw --naive with a volatile WPQ, whose states differ in length: the three
+# threads are independent, 35^3 states. The store before 6ffe97c counted
+# 51,222 on one thread and a different count on each 2-thread run.
+same "hw naive, volatile WPQ" litmus/suite/scale/P01.litmus -D T=3 \
+    --model hw --naive --config wpq=volatile
+assert_grep "35^3 states" '^Stats P01 hw states 42875 transitions 224175 ' \
+    "$T/t1"
