@@ -166,7 +166,7 @@ echo "family,model,mode,threads,states,transitions,images,cpu_s,peak_kb,status" 
 cat "$TMP"/part.* | sort -t, -k1,1n -k5,5n | cut -d, -f2- >>"$CSV"
 
 printf '%-8s %-8s %-10s %3s %10s %9s %8s %9s  %s\n' family model mode T states images cpu_s peak_MB status
-tail -n +2 "$CSV" | while IFS=, read -r fam model mode t states trans images cpu kb status; do
+tail -n +2 "$CSV" | while IFS=, read -r fam model mode t states _ images cpu kb status; do
     printf '%-8s %-8s %-10s %3d %10s %9s %8s %9s  %s\n' "$fam" "$model" "$mode" "$t" \
         "$states" "$images" "$cpu" "$(awk -v k="$kb" 'BEGIN{ if (k=="-") print "-"; else printf "%.0f", k/1024 }')" "$status"
 done
