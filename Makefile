@@ -5,7 +5,8 @@
 #   make fuzz       libFuzzer over the parser and the whole pipeline
 #   make run        the bundled suite under every model into results/gpmc.db,
 #                   then the verdict matrix and results/report.html
-#   make bench      benchmarks (see bench/)
+#   make bench      benchmarks: gpmc against SPIN per state, scaling with
+#                   threads, the 8-thread goal (bench/README.md; ~15 min)
 #   make paper      the documents' claims against the timing model: the
 #                   table in specs/timing.md and specs/paper/*.svg
 #   make deps       install missing build and test dependencies (Debian)
@@ -145,7 +146,9 @@ run: deps-run $(RUN_GPMC)
 	echo; echo "HTML report: $(RUN_OUT)/report.html"; exit $$st
 
 bench: gpmc
+	$(call install-missing,gnuplot-nox spin time)
 	sh bench/run.sh
+	sh bench/scale.sh
 
 paper: gpmc
 	$(call install-missing,gnuplot-nox)

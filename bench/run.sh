@@ -1,9 +1,19 @@
 #!/bin/sh
-# bench/run.sh — gpmc's performance benchmarks, measured against SPIN on the
-# same state spaces (see bench/README.md). Run from anywhere: `make bench`.
+# bench/run.sh — gpmc against SPIN on the same state spaces, per state (see
+# bench/README.md). Part of `make bench`; runs alone too.
 #
-# Environment: GPMC (default ./gpmc), RUNS (default 5: each figure is the
-# median of RUNS runs), ONLY (a workload name: run just that one).
+# Every workload with a Promela twin is explored by gpmc in the mode whose
+# state space equals the twin's (--no-reduce for the strict programs,
+# --naive for P01) with --threads 1 and --threads 2, and by SPIN without
+# partial-order reduction; the ratios of CPU time and peak RSS per state
+# are taken from medians measured in this run, the tools taking turns. The
+# same programs are also explored once in gpmc's default mode (every
+# reduction) and by SPIN with its partial-order reduction: two different,
+# reduced state spaces, shown for scale.
+#
+# Environment: GPMC (default ./gpmc), RUNS (default 3: each figure is the
+# median of RUNS runs), ONLY (a workload name: run just that one), P01
+# (default "5 6": threads and stores per thread of the P01 workload).
 # Output: one table on stdout, bench/out/results.csv, raw logs in bench/out/.
 # Exit status 1 when a workload fails or the two tools' state spaces differ.
 set -eu
@@ -12,25 +22,30 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$ROOT/bench
 OUT=$BENCH/out
 GPMC=${GPMC:-$ROOT/gpmc}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-3}
 ONLY=${ONLY:-}
+P01=${P01:-"5 6"}
 TIME=/usr/bin/time
 CSV=$OUT/results.csv
 
-# Workloads: name, litmus/pml file stem, model, parameters. Strict rows have
-# a Promela twin bench/STEM.pml and are compared with SPIN; the others
-# exercise the crash-image machinery, which SPIN has no counterpart for.
-WORKLOADS='
-arith   arith   strict N=3,K=2
-mp      mp      strict P=3,K=2
-barrier barrier strict N=7,R=2
-atomic  atomic  strict N=4,K=2
-undo    undo    strict N=4,K=2
-undo    undo    epoch  N=4,K=2
-undo    undo    bepoch N=4,K=2
-pmp     pmp     epoch  P=2,K=6
-pmp     pmp     bepoch P=2,K=6
-'
+# Workloads: name, litmus/pml file stem, model, parameters, the gpmc mode
+# of the twin's state space. The strict rows and p01 have a Promela twin
+# and are compared with SPIN; undo and pmp exercise the crash-image
+# machinery, which SPIN has no counterpart for. p01's files are generated
+# by bench/p01.sh (T threads, S stores each) into bench/out/.
+set -- $P01
+WORKLOADS="
+arith   arith   strict N=3,K=2 no-reduce
+mp      mp      strict P=3,K=2 no-reduce
+barrier barrier strict N=7,R=2 no-reduce
+atomic  atomic  strict N=4,K=2 no-reduce
+p01     p01-$1-$2 epoch T=$1,S=$2 naive
+undo    undo    strict N=4,K=2 no-reduce
+undo    undo    epoch  N=4,K=2 no-reduce
+undo    undo    bepoch N=4,K=2 no-reduce
+pmp     pmp     epoch  P=2,K=6 no-reduce
+pmp     pmp     bepoch P=2,K=6 no-reduce
+"
 
 GPMC_FLAGS="--max-states 100000000"
 SPIN_FLAGS="-o1 -o3 -a"
@@ -42,15 +57,6 @@ PAN_FLAGS="-m100000"
 die() {
     echo "bench: $*" >&2
     exit 1
-}
-
-need_spin() {
-    command -v spin >/dev/null 2>&1 && return 0
-    echo "bench: installing spin" >&2
-    if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO=sudo; fi
-    $SUDO apt-get install -y -qq spin >/dev/null 2>&1 ||
-        { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq spin; } ||
-        die "cannot install spin (apt-get install spin)"
 }
 
 # median FILE COLUMN: the median of column COLUMN of FILE's lines.
@@ -66,9 +72,14 @@ timed() {
     times=$2
     shift 2
     st=0
-    "$TIME" -f '%e %M %U %S' -o "$OUT/time.tmp" "$@" >"$log" 2>"$log.err" || st=$?
+    "$TIME" -f '%e %M %U %S' -o "$OUT/time.tmp" nice -n 10 "$@" >"$log" 2>"$log.err" || st=$?
     tail -n 1 "$OUT/time.tmp" | awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' >>"$times"
     return $st
+}
+
+# gpmc exits 1 when a check fails; only 2 and above are failures here.
+gpmc_timed() {
+    timed "$@" || [ $? -eq 1 ]
 }
 
 # Fails unless a gpmc log is a complete exploration.
@@ -101,41 +112,19 @@ ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN{ if (a=="" || b=="" || a=="-" || b=="-" || b+0==0) print "-"; else printf "%.2f", a/b }'
 }
 
-rate() {
-    awk -v n="$1" -v s="$2" 'BEGIN{ if (s+0==0) print "-"; else printf "%.0f", n/s }'
-}
-
 mb() {
-    awk -v k="$1" 'BEGIN{ printf "%.0f", k/1024 }'
+    awk -v k="$1" 'BEGIN{ if (k=="-") print "-"; else printf "%.0f", k/1024 }'
 }
 
-[ -x "$GPMC" ] || die "no gpmc binary at $GPMC (run make first)"
-need_spin
-[ -x "$TIME" ] || die "$TIME is missing (apt-get install time)"
-mkdir -p "$OUT"
-rm -f "$OUT"/*.log "$OUT"/*.log.err "$OUT"/*.times
+# per_state KB STATES: bytes per state.
+per_state() {
+    awk -v k="$1" -v n="$2" 'BEGIN{ if (k=="-" || n+0==0) print "-"; else printf "%.0f", k*1024/n }'
+}
 
-cat <<EOF
-gpmc benchmarks against SPIN $(spin -V | sed 's/Spin Version //; s/ --.*//'); each figure is the median of $RUNS runs of the
-whole process (/usr/bin/time: wall %e, cpu %U+%S, peak RSS %M), the tools taking turns.
-  gpmc:   $GPMC run bench/NAME.litmus --model MODEL $GPMC_FLAGS -D P=V ...
-  spin:   spin $SPIN_FLAGS -DP=V ... bench/NAME.pml      (-o1: no dead-variable reset, -o3: no statement merging)
-          gcc $CC_FLAGS -o pan pan.c
-          ./pan $PAN_FLAGS
-  spin+POR (SPIN's defaults, a different, reduced state space):
-          spin $SPIN_POR_FLAGS -DP=V ... bench/NAME.pml; gcc $CC_POR_FLAGS -o pan pan.c; ./pan $PAN_FLAGS
-  equal:  gpmc states == pan "states, stored" and gpmc transitions == pan transitions - 1
-          (pan counts the initial state as a transition)
-
-EOF
-
-echo "workload,model,params,states,transitions,gpmc_wall_s,gpmc_cpu_s,gpmc_states_per_s,gpmc_rss_kb,gpmc_bytes_per_state,spin_states,spin_transitions,spin_vector_bytes,spin_compile_s,spin_wall_s,spin_cpu_s,spin_states_per_s,spin_rss_kb,spin_bytes_per_state,wall_ratio,cpu_ratio,rss_ratio,por_states,por_transitions,por_wall_s,por_cpu_s,por_rss_kb,equal" >"$CSV"
-
-fmt='%-8s %-6s %-8s %8s %9s | %5s %5s %8s %5s | %5s %5s %8s %5s %5s | %5s %5s %5s | %7s %5s | %s\n'
-# shellcheck disable=SC2059
-printf "$fmt" "" "" "" "" "" gpmc "" "" "" "SPIN" "" "" "" "" "gpmc/SPIN" "" "" "SPIN+POR" "" ""
-# shellcheck disable=SC2059
-printf "$fmt" workload model params states trans wall cpu states/s MB wall cpu states/s MB cc_s wall cpu mem states wall equal
+# summary TIMES: "wall peak-kb cpu" medians.
+summary() {
+    echo "$(median "$1" 1) $(median "$1" 2) $(median "$1" 3)"
+}
 
 # compile DIR SPINFLAGS CCFLAGS DEFS PML: builds DIR/pan.
 compile() {
@@ -146,84 +135,128 @@ compile() {
         die "spin/gcc failed (see $1/spin.log)"
 }
 
-# summary TIMES: "wall peak-kb cpu" medians.
-summary() {
-    echo "$(median "$1" 1) $(median "$1" 2) $(median "$1" 3)"
-}
+[ -x "$GPMC" ] || die "no gpmc binary at $GPMC (run make first)"
+command -v spin >/dev/null 2>&1 || die "spin is missing (make bench installs it)"
+[ -x "$TIME" ] || die "$TIME is missing (make bench installs it)"
+mkdir -p "$OUT"
+rm -f "$OUT"/*.log "$OUT"/*.log.err "$OUT"/*.times
+set -- $P01
+sh "$BENCH/p01.sh" "$1" "$2" "$OUT"
 
-echo "$WORKLOADS" | while read -r name stem model params; do
+cat <<EOF
+gpmc against SPIN $(spin -V | sed 's/Spin Version //; s/ --.*//') on equal state spaces; each figure is the median of $RUNS runs of
+the whole process (/usr/bin/time: wall %e, cpu %U+%S, peak RSS %M), the tools taking turns.
+  gpmc:   $GPMC run FILE.litmus --model MODEL --MODE --threads 1|2 $GPMC_FLAGS -D P=V ...
+          (MODE no-reduce: strict persists each store at once, so the state is the threads
+          and memory, as in Promela; naive: P01's twin, bench/p01.sh $P01)
+  spin:   spin $SPIN_FLAGS -DP=V ... FILE.pml; gcc $CC_FLAGS -o pan pan.c; ./pan $PAN_FLAGS
+  reduced, for scale: gpmc in its default mode (every reduction); SPIN with its defaults
+          (spin $SPIN_POR_FLAGS; gcc $CC_POR_FLAGS): two different, smaller state spaces
+  equal:  gpmc states == pan "states, stored", gpmc transitions == pan transitions - 1
+
+EOF
+
+echo "workload,model,params,mode,states,transitions,gpmc1_cpu_s,gpmc1_rss_kb,gpmc1_bytes_per_state,gpmc2_wall_s,gpmc2_cpu_s,gpmc2_rss_kb,spin_states,spin_transitions,spin_vector_bytes,spin_compile_s,spin_cpu_s,spin_rss_kb,spin_bytes_per_state,cpu1_ratio,rss1_ratio,cpu2_ratio,rss2_ratio,reduced_states,reduced_cpu_s,por_states,por_cpu_s,equal" >"$CSV"
+
+fmt='%-8s %-6s %-8s %9s %9s | %6s %5s %4s | %5s %6s %5s | %6s %5s %4s %5s | %5s %5s %5s %5s | %8s %5s | %7s %5s | %s\n'
+# shellcheck disable=SC2059
+printf "$fmt" "" "" "" "" "" "gpmc 1 thread" "" "" "gpmc 2 threads" "" "" "SPIN (no POR)" "" "" "" "gpmc/SPIN" "" "" "" "gpmc reduced" "" "SPIN POR" "" ""
+# shellcheck disable=SC2059
+printf "$fmt" workload model params states trans cpu MB B/st wall cpu MB cpu MB B/st cc_s cpu1 mem1 cpu2 mem2 states cpu states cpu equal
+
+echo "$WORKLOADS" | while read -r name stem model params mode; do
     [ -n "$name" ] || continue
     [ -z "$ONLY" ] || [ "$ONLY" = "$name" ] || continue
     tag=$name-$model
-    gdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D /' | tr '\n' ' ')
-    sdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D/' | tr '\n' ' ')
+    if [ "$name" = p01 ]; then
+        dir=$OUT gdefs="" sdefs=""
+    else
+        dir=$BENCH
+        gdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D /' | tr '\n' ' ')
+        sdefs=$(echo "$params" | tr ',' '\n' | sed 's/^/-D/' | tr '\n' ' ')
+    fi
     spin=''
     ccs=-
-    if [ "$model" = strict ] && [ -f "$BENCH/$stem.pml" ]; then
+    if [ -f "$dir/$stem.pml" ]; then
         spin=yes
         t0=$(date +%s.%N)
-        compile "$OUT/spin-$name" "$SPIN_FLAGS" "$CC_FLAGS" "$sdefs" "$BENCH/$stem.pml"
+        compile "$OUT/spin-$name" "$SPIN_FLAGS" "$CC_FLAGS" "$sdefs" "$dir/$stem.pml"
         t1=$(date +%s.%N)
-        compile "$OUT/spinpor-$name" "$SPIN_POR_FLAGS" "$CC_POR_FLAGS" "$sdefs" "$BENCH/$stem.pml"
+        compile "$OUT/spinpor-$name" "$SPIN_POR_FLAGS" "$CC_POR_FLAGS" "$sdefs" "$dir/$stem.pml"
         ccs=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}')
     fi
 
     # The tools take turns, so both see the same background load.
     i=0
     while [ $i -lt "$RUNS" ]; do
-        # shellcheck disable=SC2086
-        timed "$OUT/$tag.gpmc.log" "$OUT/$tag.gpmc.times" \
-            "$GPMC" run "$BENCH/$stem.litmus" --model "$model" $GPMC_FLAGS $gdefs ||
-            die "gpmc failed on $tag (see $OUT/$tag.gpmc.log)"
+        for th in 1 2; do
+            # shellcheck disable=SC2086
+            gpmc_timed "$OUT/$tag.gpmc$th.log" "$OUT/$tag.gpmc$th.times" \
+                "$GPMC" run "$dir/$stem.litmus" --model "$model" "--$mode" \
+                --threads $th $GPMC_FLAGS $gdefs ||
+                die "gpmc failed on $tag (see $OUT/$tag.gpmc$th.log)"
+        done
         if [ -n "$spin" ]; then
             # shellcheck disable=SC2086
             (cd "$OUT/spin-$name" && timed "$OUT/$tag.pan.log" "$OUT/$tag.pan.times" ./pan $PAN_FLAGS) ||
                 die "pan failed on $name (see $OUT/$tag.pan.log)"
-            # shellcheck disable=SC2086
-            (cd "$OUT/spinpor-$name" && timed "$OUT/$tag.por.log" "$OUT/$tag.por.times" ./pan $PAN_FLAGS) ||
-                die "pan (POR) failed on $name (see $OUT/$tag.por.log)"
         fi
         i=$((i + 1))
     done
+    # shellcheck disable=SC2086
+    gpmc_timed "$OUT/$tag.red.log" "$OUT/$tag.red.times" \
+        "$GPMC" run "$dir/$stem.litmus" --model "$model" --threads 1 $GPMC_FLAGS $gdefs ||
+        die "gpmc failed on $tag (see $OUT/$tag.red.log)"
+    if [ -n "$spin" ]; then
+        # shellcheck disable=SC2086
+        (cd "$OUT/spinpor-$name" && timed "$OUT/$tag.por.log" "$OUT/$tag.por.times" ./pan $PAN_FLAGS) ||
+            die "pan (POR) failed on $name (see $OUT/$tag.por.log)"
+    fi
 
-    gpmc_ok "$OUT/$tag.gpmc.log"
+    for th in 1 2; do gpmc_ok "$OUT/$tag.gpmc$th.log"; done
+    gpmc_ok "$OUT/$tag.red.log"
+    [ "$(gpmc_counts "$OUT/$tag.gpmc1.log")" = "$(gpmc_counts "$OUT/$tag.gpmc2.log")" ] ||
+        die "$tag: 1 and 2 threads count differently"
     # shellcheck disable=SC2046  # split into fields on purpose
-    set -- $(gpmc_counts "$OUT/$tag.gpmc.log") $(summary "$OUT/$tag.gpmc.times")
-    gs=$1 gt=$2 gsec=$3 gkb=$4 gcpu=$5
-    grate=$(rate "$gs" "$gsec")
-    gbps=$(awk -v k="$gkb" -v n="$gs" 'BEGIN{printf "%.0f", k*1024/n}')
+    set -- $(gpmc_counts "$OUT/$tag.gpmc1.log") $(summary "$OUT/$tag.gpmc1.times") \
+        $(summary "$OUT/$tag.gpmc2.times")
+    gs=$1 gt=$2 g1kb=$4 g1cpu=$5 g2sec=$6 g2kb=$7 g2cpu=$8
+    g1bps=$(per_state "$g1kb" "$gs")
+    # shellcheck disable=SC2046
+    set -- $(gpmc_counts "$OUT/$tag.red.log") $(summary "$OUT/$tag.red.times")
+    rs=$1 rcpu=$5
 
-    ss=- st=- sv=- ssec=- scpu=- srate=- skb=- sbps=- smb=-
-    trat=- crat=- mrat=- ps=- pt=- psec=- pcpu=- pkb=- eq=-
+    ss=- st=- sv=- scpu=- skb=- sbps=-
+    c1=- m1=- c2=- m2=- ps=- pcpu=- eq=-
     if [ -n "$spin" ]; then
         pan_ok "$OUT/$tag.pan.log"
         # shellcheck disable=SC2046  # split into fields on purpose
         set -- $(pan_counts "$OUT/$tag.pan.log") $(summary "$OUT/$tag.pan.times")
-        ss=$1 st=$2 sv=$3 ssec=$4 skb=$5 scpu=$6
-        srate=$(rate "$ss" "$ssec")
-        smb=$(mb "$skb")
-        sbps=$(awk -v k="$skb" -v n="$ss" 'BEGIN{printf "%.0f", k*1024/n}')
-        trat=$(ratio "$gsec" "$ssec")
-        crat=$(ratio "$gcpu" "$scpu")
-        mrat=$(ratio "$gkb" "$skb")
+        ss=$1 st=$2 sv=$3 skb=$5 scpu=$6
+        sbps=$(per_state "$skb" "$ss")
+        c1=$(ratio "$g1cpu" "$scpu")
+        m1=$(ratio "$g1kb" "$skb")
+        c2=$(ratio "$g2cpu" "$scpu")
+        m2=$(ratio "$g2kb" "$skb")
         if [ "$gs" -eq "$ss" ] && [ "$gt" -eq $((st - 1)) ]; then eq=yes; else eq=NO; fi
         pan_ok "$OUT/$tag.por.log"
         # shellcheck disable=SC2046  # split into fields on purpose
         set -- $(pan_counts "$OUT/$tag.por.log") $(summary "$OUT/$tag.por.times")
-        ps=$1 pt=$2 psec=$4 pkb=$5 pcpu=$6
+        ps=$1 pcpu=$6
     fi
 
     # shellcheck disable=SC2059
-    printf "$fmt" "$name" "$model" "$params" "$gs" "$gt" "$gsec" "$gcpu" "$grate" "$(mb "$gkb")" \
-        "$ssec" "$scpu" "$srate" "$smb" "$ccs" "$trat" "$crat" "$mrat" "$ps" "$psec" "$eq"
-    echo "$name,$model,$(echo "$params" | tr ',' ' '),$gs,$gt,$gsec,$gcpu,$grate,$gkb,$gbps,$ss,$st,$sv,$ccs,$ssec,$scpu,$srate,$skb,$sbps,$trat,$crat,$mrat,$ps,$pt,$psec,$pcpu,$pkb,$eq" >>"$CSV"
+    printf "$fmt" "$name" "$model" "$params" "$gs" "$gt" "$g1cpu" "$(mb "$g1kb")" "$g1bps" \
+        "$g2sec" "$g2cpu" "$(mb "$g2kb")" "$scpu" "$(mb "$skb")" "$sbps" "$ccs" \
+        "$c1" "$m1" "$c2" "$m2" "$rs" "$rcpu" "$ps" "$pcpu" "$eq"
+    echo "$name,$model,$(echo "$params" | tr ',' ' '),$mode,$gs,$gt,$g1cpu,$g1kb,$g1bps,$g2sec,$g2cpu,$g2kb,$ss,$st,$sv,$ccs,$scpu,$skb,$sbps,$c1,$m1,$c2,$m2,$rs,$rcpu,$ps,$pcpu,$eq" >>"$CSV"
     [ "$eq" != NO ] || echo "bench: $name: state spaces differ (gpmc $gs/$gt, pan $ss/$st)" >&2
 done
 
 rm -f "$OUT/time.tmp"
 echo
-echo "wall, cpu: seconds (cpu = user + sys); MB: peak RSS; gpmc/SPIN: ratios to SPIN without POR;"
-echo "cc_s: spin -a + gcc for the no-POR pan (not included in SPIN's wall); SPIN+POR: its own, smaller space."
+echo "cpu: seconds (user + sys); wall: seconds; MB: peak RSS; B/st: peak RSS per state;"
+echo "gpmc/SPIN: cpu and peak RSS of gpmc with 1 and 2 threads over SPIN's (no POR); cc_s: spin -a + gcc."
 echo "CSV: $CSV"
 if grep -q ',NO$' "$CSV"; then
     echo "bench: some state spaces differ between gpmc and SPIN" >&2

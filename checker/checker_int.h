@@ -467,6 +467,7 @@ typedef struct {
     int32_t *used;                      /* PM words that belong to a decl */
     uint32_t nused;
     uint64_t *key;                      /* an image key being built */
+    uint32_t last;                      /* the image of key, or CHK_NONE */
     int64_t *full;                      /* an image, expanded */
     ChkStore regions;                   /* persistency regions */
     ChkGate rgate;                      /* its own: one thread uses it */

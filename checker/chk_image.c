@@ -21,6 +21,7 @@ int chk_images_init(ChkRun *R)
     uint8_t *mark;
     uint32_t mw = mdl_max_words(R->m);
     chk_table_init(&I->tab, &R->mem);
+    I->last = CHK_NONE;
     chk_gate_init(&I->rgate, 1);
     if (chk_store_init(&I->regions, mw, &R->mem, &I->rgate) ||
         chk_cursor_init(&I->rcur, &I->regions))
@@ -70,14 +71,22 @@ void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out)
         out[R->img.used[k]] = (int64_t)w[k];
 }
 
-/* Interns image pm; CHK_NONE on failure. */
+/* Interns image pm; CHK_NONE on failure. The image interned last is
+   checked first: neighbours in BFS order (in --naive mode, one image per
+   state) mostly have the same persisted memory. */
 static uint32_t intern(ChkRun *R, const int64_t *pm)
 {
     ChkImages *I = &R->img;
     uint32_t id;
-    int r;
-    for (uint32_t k = 0; k < I->nused; k++)
-        I->key[k] = (uint64_t)pm[I->used[k]];
+    int r, same = I->last != CHK_NONE;
+    for (uint32_t k = 0; k < I->nused; k++) {
+        uint64_t v = (uint64_t)pm[I->used[k]];
+        same &= I->key[k] == v;
+        I->key[k] = v;
+    }
+    if (same)
+        return I->last;
+    I->last = CHK_NONE;
     r = chk_table_put(&I->tab, I->key, I->nused, &id);
     if (r < 0 || (r == 1 && CHK_GROW(&R->mem, I->img, I->capimg,
                                      (size_t)id + 1))) {
@@ -88,7 +97,7 @@ static uint32_t intern(ChkRun *R, const int64_t *pm)
         I->img[id].state = CHK_NONE;
         I->img[id].stamp = CHK_NONE;
     }
-    return id;
+    return I->last = id;
 }
 
 typedef struct {
