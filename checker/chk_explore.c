@@ -19,6 +19,8 @@
 #define CHUNK 32                        /* states a thread takes at once */
 #define PAR_MIN 1024                    /* smaller levels: one thread */
 #define MOVED_ERR 0x80000000u
+#define HELD 8                          /* successors encoded ahead of their
+                                           root's lookup (a power of two) */
 
 typedef struct {
     ChkRun *R;
@@ -50,9 +52,12 @@ typedef struct {
     ChkCursor *c;
     uint32_t i, k, seq;                 /* k: successors so far */
     int failed;                         /* some step failed */
-    int held;                           /* `root` awaits its add */
-    ChkRoot root;                       /* successor `kroot`'s root */
-    uint32_t kroot;
+    /* Successors encoded but not yet numbered, oldest first: their root
+       slots were prefetched when they were encoded and are added HELD
+       successors later, in order, so ids stay in discovery order. */
+    uint32_t nheld, first;
+    ChkRoot root[HELD];
+    uint32_t kroot[HELD];               /* the successor's index */
 } Exp;
 
 static int logged(Exp *x, uint32_t step, const MdlError *e)
@@ -104,25 +109,25 @@ static int discover(Bfs *b, uint32_t id, uint64_t key)
     return 0;
 }
 
-/* Numbers the successor whose root is held (the encoding of the next one
-   has hidden the wait for its root slot). */
+/* Numbers the oldest held successor (encoding those after it has hidden
+   the wait for its root slot). */
 static void add_held(Exp *x)
 {
     Bfs *b = x->b;
     ChkRun *R = b->R;
-    uint32_t id;
+    uint32_t id, h = x->first;
     int r;
-    if (!x->held)
-        return;
-    x->held = 0;
-    r = chk_store_add(&b->sp->store, &x->root, &id);
+    assert(x->nheld > 0);
+    x->first = (h + 1) & (HELD - 1);
+    x->nheld--;
+    r = chk_store_add(&b->sp->store, &x->root[h], &id);
     if (r < 0) {
         fail(x);
     } else if (x->w) {
         if (r == 1 && (int64_t)id >= R->o.max_states)
             atomic_store(&b->enough, 1);
         if (id >= b->hi &&
-            discover(b, id, (uint64_t)x->i << 32 | x->kroot))
+            discover(b, id, (uint64_t)x->i << 32 | x->kroot[h]))
             fail(x);
     } else if (r == 1) {
         if (chk_space_reserve(b->sp, id + 1))
@@ -138,7 +143,7 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
     Bfs *b = x->b;
     ChkRun *R = b->R;
     uint32_t k = x->k++;
-    ChkRoot root;
+    uint32_t h;
     (void)step;
     if (!x->w)
         R->transitions++;
@@ -154,14 +159,15 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
         expansion_limit(x, &e);
         return;
     }
-    if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &root)) {
+    if (x->nheld == HELD)
+        add_held(x);
+    h = (x->first + x->nheld) & (HELD - 1);
+    if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &x->root[h])) {
         fail(x);
         return;
     }
-    add_held(x);
-    x->root = root;
-    x->kroot = k;
-    x->held = 1;
+    x->kroot[h] = k;
+    x->nheld++;
 }
 
 static void on_err(void *ctx, uint32_t step, const MdlError *e)
@@ -193,7 +199,8 @@ static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
     x.c = c;
     x.i = i;
     mdl_successors(m, cur, on_succ, on_err, &x);
-    add_held(&x);
+    while (x.nheld)
+        add_held(&x);
     return x.k | (x.failed ? MOVED_ERR : 0);
 }
 
