@@ -107,6 +107,10 @@ typedef struct {
     int64_t states, transitions, crash_points, crash_images, recoveries;
     double elapsed_ms;
     int64_t peak_kb;
+    int64_t store_states, store_bytes, store_nodes;
+                                        /* the main program's state store
+                                           when its exploration ended: its
+                                           states, tables' bytes, nodes */
     int nresults, noutcomes, nviolations;
     ChkResult *results;                 /* one per `check`, cond_index order */
     ChkOutcome *outcomes;               /* sorted by phase, then state */

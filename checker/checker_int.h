@@ -339,6 +339,8 @@ int chk_space_init(ChkSpace *sp, uint32_t max_words, ChkMem *mem,
 void chk_space_free(ChkSpace *sp);
 int chk_space_reset(ChkSpace *sp);
 uint32_t chk_space_count(const ChkSpace *sp);
+/* Bytes of its tables: store, parents, levels, end bits. */
+size_t chk_space_bytes(const ChkSpace *sp);
 /* Room for ids below n in the per-state arrays; -1 out of memory. */
 int chk_space_reserve(ChkSpace *sp, uint32_t n);
 /* Starts depth nlevel at id `first`. */

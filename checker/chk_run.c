@@ -426,6 +426,11 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
         chk_fail(&R);
     else
         chk_explore_main(&R);
+    if (R.lvl) {
+        rep->store_states = chk_space_count(&R.lvl[0].space);
+        rep->store_bytes = (int64_t)chk_space_bytes(&R.lvl[0].space);
+        rep->store_nodes = chk_store_nodes(&R.lvl[0].space.store);
+    }
     chk_errors_main(&R);
     if (p->has_recover && R.status == CHK_DONE)
         chk_recover_all(&R);

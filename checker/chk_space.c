@@ -34,6 +34,12 @@ int chk_space_reset(ChkSpace *sp)
     return chk_store_reset(&sp->store);
 }
 
+size_t chk_space_bytes(const ChkSpace *sp)
+{
+    return chk_store_bytes(&sp->store) + sp->capparent * sizeof *sp->parent +
+           sp->caplevel * sizeof *sp->level + sp->capend * sizeof *sp->end;
+}
+
 uint32_t chk_space_count(const ChkSpace *sp)
 {
     return chk_store_count(&sp->store);
