@@ -39,13 +39,19 @@
  * their parent in a few atoms, and encoding starts from the parent's tree
  * (ChkCursor), re-interning only the paths above changed atoms, level by
  * level from the bottom, through a per-thread cache of recent node keys.
+ * A node whose two children are both below 2^15 (small atoms, the first
+ * nodes interned: zero subtrees, idle threads) is not interned at all: its
+ * parent names it inline, IMM | left << 15 | right. Whether a node is
+ * inline depends only on its children, so every vector still has exactly
+ * one root (tests/test_chk_store.c puts vectors from scratch and as
+ * successors of other states and compares).
  *
  * Both tables are open-addressing with linear probing, grown at 3/4 load.
  * Node slots hold 32 bits of the key's hash and the node id, so a probe
  * rejects other keys without leaving the slot array; node keys live in a
  * dense array. Root slots hold the root key itself (a probe compares in
- * place, one cache miss for a state seen before, prefetched while the
- * next successor is encoded) and a parallel array the state id; `order`
+ * place, one cache miss for a state seen before, prefetched while up to
+ * eight later successors are encoded) and a parallel array the state id; `order`
  * maps ids back to slots for decoding. Ids are dense, in insertion order. Several threads insert at once: a slot is claimed by
  * compare-and-swap, the dense arrays are segmented (ChkSeg) so they never
  * move, and the slot arrays are doubled by one thread while the others wait

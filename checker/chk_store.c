@@ -9,6 +9,8 @@
 #include "checker/checker_int.h"
 
 #define BIG 0x80000000u                 /* atom: a node holding a word */
+#define IMM 0x80000000u                 /* above the atoms: a pair inline */
+#define IMM_LIM 0x8000u                 /* children below this go inline */
 #define BUSY 0xFFFFFFFFu                /* node slot claimed, id not yet */
 #define MAX_NODES 0x7FFFFFF0u
 #define MAX_STATES 0x7FFFFFF0u
@@ -237,6 +239,35 @@ static inline uint64_t atom_word(const ChkStore *st, uint32_t a)
     return a & BIG ? node_key(st, a & ~BIG) : a;
 }
 
+/* A subtree above the atoms is named by its node id, or, when both its
+   children's names are below IMM_LIM (small atoms, early nodes), by the
+   pair itself: IMM | left << 15 | right, with no node and no lookup. The
+   choice depends on the children alone, so every subtree still has one
+   name. Ids stay below IMM (MAX_NODES). */
+static inline int inline_pair(uint64_t key)
+{
+    return (uint32_t)key < IMM_LIM && (uint32_t)(key >> 32) < IMM_LIM;
+}
+
+static inline uint32_t inline_name(uint64_t key)
+{
+    return IMM | (uint32_t)key << 15 | (uint32_t)(key >> 32);
+}
+
+static inline uint32_t pair_name(ChkStore *st, ChkCursor *c, uint64_t key,
+                                 int find)
+{
+    return inline_pair(key) ? inline_name(key) : cached_put(st, c, key, find);
+}
+
+static inline uint64_t name_key(const ChkStore *st, uint32_t name)
+{
+    if (name & IMM)
+        return (name >> 15 & (IMM_LIM - 1)) |
+               (uint64_t)(name & (IMM_LIM - 1)) << 32;
+    return node_key(st, name);
+}
+
 /* ---- encoding ------------------------------------------------------------ */
 
 /* The atom (h == 0) or node id of the subtree of height h at index j in the
@@ -255,7 +286,7 @@ static inline uint32_t old_atom(ChkStore *st, ChkCursor *c, int64_t plen,
     if (!h)
         return c->atom[j];
     if (h == pcls - 1)
-        return cached_put(st, c, c->half[j], find);
+        return pair_name(st, c, c->half[j], find);
     return c->pid[(1u << (pcls - h)) + j];
 }
 
@@ -341,11 +372,13 @@ static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
             }
             nidx[nm] = j;
             c->key[nm] = (uint64_t)l | (uint64_t)r << 32;
-            __builtin_prefetch(&c->cache[cache_index(c->key[nm++])]);
+            if (!inline_pair(c->key[nm]))
+                __builtin_prefetch(&c->cache[cache_index(c->key[nm])]);
+            nm++;
         }
         /* the level's nodes, their cache entries on the way meanwhile */
         for (uint32_t k = 0; k < nm; k++)
-            if ((nval[k] = cached_put(st, c, c->key[k], find)) == CHK_NONE)
+            if ((nval[k] = pair_name(st, c, c->key[k], find)) == CHK_NONE)
                 return -1;
         idx = nidx;
         val = nval;
@@ -362,7 +395,7 @@ static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
         else if (pcls == top)
             root->key[j] = c->half[j];
         else
-            root->key[j] = node_key(st, c->pid[(1u << (pcls - top + 1)) + j]);
+            root->key[j] = name_key(st, c->pid[(1u << (pcls - top + 1)) + j]);
     }
     return 0;
 }
@@ -449,7 +482,7 @@ static void decode(const ChkStore *st, ChkCursor *c, uint32_t k, int h,
             if (clo + (1u << (h - 1)) - 1 <= had && c->pid[ck] == x[i])
                 continue;
             c->pid[ck] = x[i];
-            decode(st, c, ck, h - 1, clo, node_key(st, x[i]), w, had);
+            decode(st, c, ck, h - 1, clo, name_key(st, x[i]), w, had);
         }
     }
 }
@@ -537,8 +570,8 @@ static int nodes_reset(ChkStore *st)
     }
     st->zh[0] = 0;
     for (int h = 1; h < CHK_CLASSES; h++) {
-        st->zh[h] = node_put(st, (uint64_t)st->zh[h - 1] |
-                                     (uint64_t)st->zh[h - 1] << 32, 0);
+        uint64_t key = (uint64_t)st->zh[h - 1] | (uint64_t)st->zh[h - 1] << 32;
+        st->zh[h] = inline_pair(key) ? inline_name(key) : node_put(st, key, 0);
         if (st->zh[h] == CHK_NONE)
             return -1;
     }
@@ -689,8 +722,9 @@ void chk_store_prefetch(const ChkStore *st, uint32_t id, int far)
                                              memory_order_relaxed);
         if (o >> SLOT_BITS > 2)
             for (int j = 0; j < 2; j++)
-                __builtin_prefetch(chk_seg_at(&st->node,
-                                              (uint32_t)(half >> 32 * j)));
+                if (!((uint32_t)(half >> 32 * j) & IMM))
+                    __builtin_prefetch(chk_seg_at(&st->node,
+                                                  (uint32_t)(half >> 32 * j)));
     }
 }
 

@@ -1,0 +1,229 @@
+/*
+ * test_chk_store.c — the state store (chk_store.c): every vector has one
+ * name however it is reached. A vector put as the successor of any decoded
+ * state gets the id it gets from scratch; decoding gives it back; lengths
+ * that change the tree's class, zero tails, words at the edges of the
+ * inline and big-atom ranges all take part.
+ */
+#include "tests/check_util.h"
+
+#include "checker/checker_int.h"
+
+#define MAXW 40
+#define NVEC 600
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A word as states hold them: mostly zero or small, some at the edges of
+   the store's ranges (inline pairs below 2^15, atoms below 2^31). */
+static uint64_t word(void)
+{
+    static const uint64_t edge[] = {0x7FFF, 0x8000, 0x7FFFFFFF, 0x80000000,
+                                    0xFFFFFFFF, 1ull << 32, ~0ull};
+    uint64_t r = next() % 100;
+    if (r < 45)
+        return 0;
+    if (r < 75)
+        return 1 + next() % 3;
+    if (r < 85)
+        return edge[next() % (sizeof edge / sizeof *edge)];
+    if (r < 92)
+        return next() % 0x10000;
+    return next();
+}
+
+typedef struct {
+    uint64_t w[MAXW];
+    uint32_t len;
+} Vec;
+
+static void random_vec(Vec *v)
+{
+    memset(v, 0, sizeof *v);
+    v->len = 1 + (uint32_t)(next() % MAXW);
+    for (uint32_t i = 0; i < v->len; i++)
+        v->w[i] = word();
+}
+
+/* A successor-like change of v: a few words, sometimes the length. */
+static void mutate(Vec *v)
+{
+    int k = 1 + (int)(next() % 3);
+    if (next() % 4 == 0) {
+        uint32_t len = 1 + (uint32_t)(next() % MAXW);
+        for (uint32_t i = len; i < v->len; i++)
+            v->w[i] = 0;
+        v->len = len;
+    }
+    while (k--)
+        v->w[next() % v->len] = word();
+}
+
+static MdlState as_state(Vec *v)
+{
+    MdlState s;
+    s.w = v->w;
+    s.len = v->len;
+    s.cap = MAXW;
+    s.hash = 0;
+    return s;
+}
+
+static int same(const Vec *a, const Vec *b)
+{
+    return a->len == b->len && !memcmp(a->w, b->w, sizeof a->w);
+}
+
+typedef struct {
+    ChkMem mem;
+    ChkGate gate;
+    ChkStore st;
+    ChkCursor scratch, walk;
+    Vec *known;                         /* by id */
+    uint32_t n;
+} Fix;
+
+static void fix_init(Fix *f)
+{
+    chk_mem_init(&f->mem, 0);
+    chk_gate_init(&f->gate, 1);
+    assert_int_equal(chk_store_init(&f->st, MAXW, &f->mem, &f->gate), 0);
+    assert_int_equal(chk_cursor_init(&f->scratch, &f->st), 0);
+    assert_int_equal(chk_cursor_init(&f->walk, &f->st), 0);
+    f->known = calloc(4 * NVEC, sizeof *f->known);
+    assert_non_null(f->known);
+    f->n = 0;
+}
+
+static void fix_free(Fix *f)
+{
+    chk_cursor_free(&f->scratch);
+    chk_cursor_free(&f->walk);
+    chk_store_free(&f->st);
+    chk_gate_free(&f->gate);
+    free(f->known);
+}
+
+/* The id v must have: a new one when no earlier vector equals it. */
+static uint32_t expect_id(Fix *f, const Vec *v, int *fresh)
+{
+    for (uint32_t i = 0; i < f->n; i++)
+        if (same(&f->known[i], v)) {
+            *fresh = 0;
+            return i;
+        }
+    *fresh = 1;
+    f->known[f->n] = *v;
+    return f->n++;
+}
+
+/* Puts v from scratch, checking the answer against the list. */
+static void put_scratch(Fix *f, Vec *v)
+{
+    MdlState s = as_state(v);
+    uint32_t id, want;
+    int fresh;
+    want = expect_id(f, v, &fresh);
+    assert_int_equal(chk_store_put(&f->st, &f->scratch, NULL, &s, &id), fresh);
+    assert_int_equal(id, want);
+}
+
+static void test_one_name_per_vector(void **state)
+{
+    Fix f;
+    Vec cur, v;
+    uint64_t buf[MAXW];
+    MdlState out = {buf, 0, MAXW, 0};
+    (void)state;
+    fix_init(&f);
+    for (int i = 0; i < NVEC; i++) {
+        random_vec(&v);
+        put_scratch(&f, &v);
+    }
+    /* walks: decode a stored state, put a changed copy as its successor,
+       then the same vector from scratch */
+    for (int i = 0; i < 3 * NVEC; i++) {
+        uint32_t from = (uint32_t)(next() % f.n), id, want;
+        int fresh;
+        MdlState s;
+        chk_store_get(&f.st, &f.walk, from, &out);
+        assert_int_equal(out.len, f.known[from].len);
+        assert_memory_equal(buf, f.known[from].w, out.len * sizeof *buf);
+        memset(&cur, 0, sizeof cur);
+        memcpy(cur.w, buf, out.len * sizeof *buf);
+        cur.len = out.len;
+        v = cur;
+        if (i % 5 == 4)
+            random_vec(&v);             /* an unrelated successor */
+        else
+            mutate(&v);
+        s = as_state(&v);
+        {
+            MdlState p = out;
+            want = expect_id(&f, &v, &fresh);
+            assert_int_equal(chk_store_put(&f.st, &f.walk, &p, &s, &id),
+                             fresh);
+            assert_int_equal(id, want);
+        }
+        put_scratch(&f, &v);
+        assert_int_equal(chk_store_count(&f.st), f.n);
+    }
+    /* every id decodes to its vector, each from the one decoded before */
+    for (uint32_t i = 0; i < f.n; i++) {
+        chk_store_get(&f.st, &f.walk, i, &out);
+        assert_int_equal(out.len, f.known[i].len);
+        assert_memory_equal(buf, f.known[i].w, out.len * sizeof *buf);
+    }
+    fix_free(&f);
+}
+
+/* find never inserts: an absent vector stays absent, a stored one is
+   found with its id from any decoded state. */
+static void test_find(void **state)
+{
+    Fix f;
+    Vec v, w;
+    uint64_t buf[MAXW];
+    MdlState out = {buf, 0, MAXW, 0}, s;
+    uint32_t id;
+    (void)state;
+    fix_init(&f);
+    for (int i = 0; i < 50; i++) {
+        random_vec(&v);
+        put_scratch(&f, &v);
+    }
+    for (int i = 0; i < 200; i++) {
+        int fresh;
+        chk_store_get(&f.st, &f.walk, (uint32_t)(next() % f.n), &out);
+        w = f.known[next() % f.n];
+        s = as_state(&w);
+        assert_int_equal(chk_store_find(&f.st, &f.walk, &out, &s, &id), 0);
+        assert_true(same(&f.known[id], &w));
+        random_vec(&w);
+        s = as_state(&w);
+        (void)expect_id(&f, &w, &fresh);
+        f.n -= (uint32_t)fresh;         /* find does not store it */
+        if (fresh)
+            assert_int_equal(chk_store_find(&f.st, &f.walk, &out, &s, &id),
+                             1);
+        assert_int_equal(chk_store_count(&f.st), f.n);
+    }
+    fix_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_name_per_vector),
+        cmocka_unit_test(test_find),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
