@@ -51,8 +51,9 @@
  * rejects other keys without leaving the slot array; node keys live in a
  * dense array. Root slots hold the root key itself (a probe compares in
  * place, one cache miss for a state seen before, prefetched while up to
- * eight later successors are encoded) and a parallel array the state id; `order`
- * maps ids back to slots for decoding. Ids are dense, in insertion order. Several threads insert at once: a slot is claimed by
+ * eight later successors are encoded) and a parallel array the state id;
+ * `order` maps ids back to slots for decoding. Ids are dense, in insertion
+ * order. Several threads insert at once: a slot is claimed by
  * compare-and-swap, the dense arrays are segmented (ChkSeg) so they never
  * move, and the slot arrays are doubled by one thread while the others wait
  * at the gate between two states (ChkGate).
