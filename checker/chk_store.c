@@ -702,7 +702,6 @@ void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
     out->len = c->len;
     if (old > out->len)
         memset(out->w + out->len, 0, (old - out->len) * sizeof *out->w);
-    out->hash = 0;
     c->buf = out->w;
 }
 

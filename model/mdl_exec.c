@@ -33,16 +33,8 @@ static const char *const wait_names[4] = {
 /* Largest state gpmc agrees to explore (words). */
 #define MAX_STATE_WORDS (1u << 20)
 
-void mdl_state_rehash(MdlState *s)
-{
-    uint64_t h = 0;
-    for (uint32_t i = 0; i < s->len; i++)
-        h += mdl_word_hash(i, s->w[i]);
-    s->hash = h;
-}
-
 /* Words at and beyond len are kept zero, so that growing a state by
-   mdl_set starts from the value its hash assumes. */
+   mdl_set starts from zero. */
 void mdl_state_copy(MdlState *dst, const MdlState *src)
 {
     memcpy(dst->w, src->w, src->len * sizeof *src->w);
@@ -50,7 +42,6 @@ void mdl_state_copy(MdlState *dst, const MdlState *src)
         memset(dst->w + src->len, 0,
                (dst->len - src->len) * sizeof *dst->w);
     dst->len = src->len;
-    dst->hash = src->hash;
 }
 
 void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
@@ -380,7 +371,6 @@ static void advance(Model *m, MdlState *s, MdlStepInfo *info)
         fresh_launch(m, t, N, part, idx);
         t->len = N->pm_off + var;
         mdl_state_copy(s, t);
-        mdl_state_rehash(s);
         if (info)
             mdl_info_effect(info, "kernel %s ends; kernel %s starts",
                             m->p->kernels[L->kernel].name,
@@ -404,7 +394,6 @@ static void init_part(Model *m, int part, const int64_t *image, MdlState *out)
     m->ops->init(m, out, L->pm_off, image);
     if (!m->nlaunch[part])
         out->w[0] = (part ? HDR_PART_BIT : 0);
-    mdl_state_rehash(out);
     if (m->nlaunch[part])
         advance(m, out, NULL);
 }

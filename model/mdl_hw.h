@@ -205,7 +205,7 @@ static inline uint32_t hw_entry_len(const Hw *h, uint64_t hd)
 }
 
 /* Opens n zero words at index at (the tail moves up) / closes n words at
-   at (the tail moves down), keeping the hash and the zero tail. */
+   at (the tail moves down), keeping the zero tail. */
 void mdl_hw_open(MdlState *s, uint32_t at, uint32_t n);
 void mdl_hw_close(MdlState *s, uint32_t at, uint32_t n);
 /* "line 0 (x = 1, y = 0)" into buf, from values v of the line's words. */

@@ -69,35 +69,18 @@ const MdlPolicy *mdl_policy(int model);  /* NULL for an unknown model */
 const MdlRule *mdl_policy_rule(const MdlPolicy *pol, int op);
 
 /* A state vector. w has room for cap words, and the words from len to cap
-   are zero; hash = sum over i of mdl_word_hash(i, w[i]), so a zero word
-   contributes nothing. */
+   are zero (the checker's store reads a vector up to its len and takes the
+   rest as zero). No hash travels with it: the store names a state by its
+   tree, encoded from the words that differ from its parent's. */
 typedef struct {
     uint64_t *w;
     uint32_t len, cap;
-    uint64_t hash;
 } MdlState;
-
-static inline uint64_t mdl_word_hash(uint32_t i, uint64_t v)
-{
-    uint64_t x;
-    if (!v)
-        return 0;
-    x = v * 0x9E3779B97F4A7C15ull + (uint64_t)(i + 1) * 0xD6E8FEB86659FD93ull;
-    x ^= x >> 32;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    x *= 0x94D049BB133111EBull;
-    x ^= x >> 32;
-    return x;
-}
 
 static inline void mdl_set(MdlState *s, uint32_t i, uint64_t v)
 {
-    s->hash += mdl_word_hash(i, v) - mdl_word_hash(i, s->w[i]);
     s->w[i] = v;
 }
-
-void mdl_state_rehash(MdlState *s);
 void mdl_state_copy(MdlState *dst, const MdlState *src);   /* dst->cap ok */
 
 /* Runtime errors of the program (DESIGN section 3). MDL_E_LIMIT is not the

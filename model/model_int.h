@@ -18,8 +18,8 @@
  *                  a fixed part, then a variable part (pending stores, …)
  *
  * Only threads that have a body are stored (idle threads have no state and
- * read as exited with zero registers). A zero word hashes to nothing, so a
- * fresh thread costs nothing to hash. The persistency region comes last and
+ * read as exited with zero registers). Fresh threads are zero words, which
+ * the store shares between all states. The persistency region comes last and
  * decides the crash images alone: the checker caches images by it.
  * At a kernel boundary the thread, shared and per-thread model words are
  * rebuilt for the next launch; dram and the persistency region carry over.

@@ -73,7 +73,6 @@ static MdlState as_state(Vec *v)
     s.w = v->w;
     s.len = v->len;
     s.cap = MAXW;
-    s.hash = 0;
     return s;
 }
 
@@ -141,7 +140,7 @@ static void test_one_name_per_vector(void **state)
     Fix f;
     Vec cur, v;
     uint64_t buf[MAXW];
-    MdlState out = {buf, 0, MAXW, 0};
+    MdlState out = {buf, 0, MAXW};
     (void)state;
     fix_init(&f);
     for (int i = 0; i < NVEC; i++) {
@@ -192,7 +191,7 @@ static void test_find(void **state)
     Fix f;
     Vec v, w;
     uint64_t buf[MAXW];
-    MdlState out = {buf, 0, MAXW, 0}, s;
+    MdlState out = {buf, 0, MAXW}, s;
     uint32_t id;
     (void)state;
     fix_init(&f);

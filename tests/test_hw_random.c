@@ -302,7 +302,6 @@ static void walk_load(Walk *k, const VSet *v, size_t i)
     memcpy(k->a.w, v->w[i], v->len[i] * sizeof *k->a.w);
     memset(k->a.w + v->len[i], 0, (k->cap - v->len[i]) * sizeof *k->a.w);
     k->a.len = v->len[i];
-    mdl_state_rehash(&k->a);
 }
 
 static void on_succ(void *ctx, uint32_t step, const MdlState *s)

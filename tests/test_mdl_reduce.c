@@ -257,7 +257,6 @@ static int64_t walk_classes(const LitProgram *p, int model, unsigned mode,
         memcpy(s.w, q.w[k], q.len[k] * 8);
         memset(s.w + q.len[k], 0, (s.cap - q.len[k]) * 8);
         s.len = q.len[k];
-        mdl_state_rehash(&s);
         before.pmw = after.pmw = p->pm_words;
         mdl_images(m, &s, on_img, &before);
         for (int i = 0; i < 64; i++) {
