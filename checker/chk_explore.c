@@ -22,6 +22,18 @@
 #define HELD 8                          /* successors encoded ahead of their
                                            root's lookup (a power of two) */
 
+/* Successors encoded but not yet numbered, oldest first: their root slots
+   were prefetched when they were encoded and are added HELD successors
+   later, in order, so ids stay in discovery order. The ring spans the
+   states a thread expands in turn (one level, or a parallel chunk): the
+   last successors of a state wait for the first ones of the next. */
+typedef struct {
+    uint32_t nheld, first;
+    ChkRoot root[HELD];
+    uint32_t from[HELD];                /* the expanded state */
+    uint32_t kth[HELD];                 /* the successor's index */
+} Held;
+
 typedef struct {
     ChkRun *R;
     ChkSpace *sp;
@@ -52,12 +64,7 @@ typedef struct {
     ChkCursor *c;
     uint32_t i, k, seq;                 /* k: successors so far */
     int failed;                         /* some step failed */
-    /* Successors encoded but not yet numbered, oldest first: their root
-       slots were prefetched when they were encoded and are added HELD
-       successors later, in order, so ids stay in discovery order. */
-    uint32_t nheld, first;
-    ChkRoot root[HELD];
-    uint32_t kroot[HELD];               /* the successor's index */
+    Held *held;
 } Exp;
 
 static int logged(Exp *x, uint32_t step, const MdlError *e)
@@ -73,11 +80,11 @@ static int logged(Exp *x, uint32_t step, const MdlError *e)
     return 0;
 }
 
-static void fail(Exp *x)
+static void fail(Bfs *b, ChkWorker *w)
 {
-    if (x->w)
-        x->w->failed = 1;
-    atomic_store(&x->b->stop, 1);
+    if (w)
+        w->failed = 1;
+    atomic_store(&b->stop, 1);
 }
 
 /* A limit met while expanding state x->i: it takes effect at the end of
@@ -87,7 +94,7 @@ static void expansion_limit(Exp *x, const MdlError *e)
     Bfs *b = x->b;
     if (x->w) {
         if (logged(x, MDL_STEP_NONE, e))
-            fail(x);
+            fail(x->b, x->w);
     } else if (b->ecut == CHK_NONE) {
         b->ecut = x->i;
         b->elimit = *e;
@@ -111,30 +118,35 @@ static int discover(Bfs *b, uint32_t id, uint64_t key)
 
 /* Numbers the oldest held successor (encoding those after it has hidden
    the wait for its root slot). */
-static void add_held(Exp *x)
+static void add_held(Bfs *b, ChkWorker *w, Held *q)
 {
-    Bfs *b = x->b;
     ChkRun *R = b->R;
-    uint32_t id, h = x->first;
+    uint32_t id, h = q->first;
     int r;
-    assert(x->nheld > 0);
-    x->first = (h + 1) & (HELD - 1);
-    x->nheld--;
-    r = chk_store_add(&b->sp->store, &x->root[h], &id);
+    assert(q->nheld > 0);
+    q->first = (h + 1) & (HELD - 1);
+    q->nheld--;
+    r = chk_store_add(&b->sp->store, &q->root[h], &id);
     if (r < 0) {
-        fail(x);
-    } else if (x->w) {
+        fail(b, w);
+    } else if (w) {
         if (r == 1 && (int64_t)id >= R->o.max_states)
             atomic_store(&b->enough, 1);
         if (id >= b->hi &&
-            discover(b, id, (uint64_t)x->i << 32 | x->kroot[h]))
-            fail(x);
+            discover(b, id, (uint64_t)q->from[h] << 32 | q->kth[h]))
+            fail(b, w);
     } else if (r == 1) {
         if (chk_space_reserve(b->sp, id + 1))
-            fail(x);
+            fail(b, w);
         else
-            b->sp->parent[id] = x->i;
+            b->sp->parent[id] = q->from[h];
     }
+}
+
+static void add_all(Bfs *b, ChkWorker *w, Held *q)
+{
+    while (q->nheld && !atomic_load_explicit(&b->stop, memory_order_relaxed))
+        add_held(b, w, q);
 }
 
 static void on_succ(void *ctx, uint32_t step, const MdlState *s)
@@ -142,6 +154,7 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
     Exp *x = ctx;
     Bfs *b = x->b;
     ChkRun *R = b->R;
+    Held *q = x->held;
     uint32_t k = x->k++;
     uint32_t h;
     (void)step;
@@ -159,15 +172,16 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
         expansion_limit(x, &e);
         return;
     }
-    if (x->nheld == HELD)
-        add_held(x);
-    h = (x->first + x->nheld) & (HELD - 1);
-    if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &x->root[h])) {
-        fail(x);
+    if (q->nheld == HELD)
+        add_held(b, x->w, q);
+    h = (q->first + q->nheld) & (HELD - 1);
+    if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &q->root[h])) {
+        fail(x->b, x->w);
         return;
     }
-    x->kroot[h] = k;
-    x->nheld++;
+    q->from[h] = x->i;
+    q->kth[h] = k;
+    q->nheld++;
 }
 
 static void on_err(void *ctx, uint32_t step, const MdlError *e)
@@ -179,17 +193,18 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
         expansion_limit(x, e);
     } else if (x->w) {
         if (logged(x, step, e))
-            fail(x);
+            fail(x->b, x->w);
     } else {
         chk_space_set_end(b->sp, x->i);
         chk_error_at(b->R, b->level, b->recovery, x->i, b->depth, step, e);
     }
 }
 
-/* Expands state i, decoded in cur through cursor c: its number of
-   successors, | MOVED_ERR if some step fails. */
+/* Expands state i, decoded in cur through cursor c, leaving the last of
+   its successors in q: its number of successors, | MOVED_ERR if some step
+   fails. */
 static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
-                       const MdlState *cur, uint32_t i)
+                       const MdlState *cur, uint32_t i, Held *q)
 {
     Exp x;
     memset(&x, 0, sizeof x);
@@ -198,9 +213,8 @@ static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
     x.cur = cur;
     x.c = c;
     x.i = i;
+    x.held = q;
     mdl_successors(m, cur, on_succ, on_err, &x);
-    while (x.nheld)
-        add_held(&x);
     return x.k | (x.failed ? MOVED_ERR : 0);
 }
 
@@ -216,7 +230,11 @@ static void ahead(const Bfs *b, uint32_t i)
 
 /* ---- one thread ------------------------------------------------------------ */
 
-static void serial_level(Bfs *b)
+/* The states of the level in order; successors still held on return. A
+   state whose successors may be one too many has them numbered at once,
+   so the cut is the state that found state max-states, as without the
+   ring: until then the states held could not have been too many. */
+static void serial_states(Bfs *b, Held *q)
 {
     ChkRun *R = b->R;
     ChkLevel *L = b->L;
@@ -236,13 +254,17 @@ static void serial_level(Bfs *b)
         if (R->status != CHK_DONE)
             b->vcut = i;
         if (expanding) {
-            uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i);
+            uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i,
+                                    q);
             if (atomic_load(&b->stop))
                 return;
             if (!moved && !chk_space_end(b->sp, i))
                 b->dead = 1;
-            if ((int64_t)chk_space_count(b->sp) > R->o.max_states)
-                b->mcut = i;
+            if ((int64_t)chk_space_count(b->sp) + q->nheld > R->o.max_states) {
+                add_all(b, NULL, q);
+                if ((int64_t)chk_space_count(b->sp) > R->o.max_states)
+                    b->mcut = i;
+            }
         }
         if (b->vcut != CHK_NONE)
             return;
@@ -254,6 +276,14 @@ static void serial_level(Bfs *b)
             }
         }
     }
+}
+
+static void serial_level(Bfs *b)
+{
+    Held q;
+    q.nheld = q.first = 0;
+    serial_states(b, &q);
+    add_all(b, NULL, &q);
 }
 
 /* ---- several threads ---------------------------------------------------------- */
@@ -296,18 +326,21 @@ static void expansions(Bfs *b, int t)
     ChkWorker *w = &R->wk[t];
     for (;;) {
         uint32_t a, e;
+        Held q;
         if (atomic_load(&b->stop) || atomic_load(&b->enough))
             return;
         a = atomic_fetch_add(&b->next, CHUNK);
         if (a >= b->hi)
             return;
         e = b->hi - a < CHUNK ? b->hi : a + CHUNK;
+        q.nheld = q.first = 0;
         chk_gate_enter(&R->gate);
         for (uint32_t i = a; i < e && !w->failed; i++) {
             chk_store_get(&b->sp->store, &w->cur, i, &w->s);
             ahead(b, i);
-            b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i);
+            b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i, &q);
         }
+        add_all(b, w, &q);
         chk_gate_leave(&R->gate);
         if (t == 0) {
             chk_tick(R);
