@@ -83,10 +83,12 @@
  * bounds. Timeouts and allocation failures stop at once.
  *
  * LIVELOCK (chk_live.c) is found on demand, with no successor lists: a
- * part without a backward branch has an acyclic state graph, so it can only
- * livelock at a state with no successor that is neither terminal nor
- * failing; otherwise (or if there is such a state) a fixpoint over
- * re-expanded states marks every state that can reach an end.
+ * part without a backward branch, or whose exploration met no edge back to
+ * a state of the same BFS level or an earlier one (a cycle needs one), has
+ * an acyclic state graph, so it can only livelock at a state with no
+ * successor that is neither terminal nor failing; otherwise (or if there is
+ * such a state) a fixpoint over re-expanded states marks every state that
+ * can reach an end.
  */
 #ifndef GPMC_CHECKER_INT_H
 #define GPMC_CHECKER_INT_H

@@ -51,6 +51,8 @@ typedef struct {
     MdlError elimit;                    /* and its reason */
     uint32_t mcut;                      /* discoverer of state max-states */
     int dead;                           /* a state with no way on */
+    _Atomic int back;                   /* an edge to this level or an
+                                           earlier one */
     uint32_t *moved;                    /* parallel, per state of the level:
                                            transitions | MOVED_ERR */
     size_t capmoved;
@@ -127,6 +129,8 @@ static void add_held(Bfs *b, ChkWorker *w, Held *q)
     q->first = (h + 1) & (HELD - 1);
     q->nheld--;
     r = chk_store_add(&b->sp->store, &q->root[h], &id);
+    if (r == 0 && id < b->hi)
+        atomic_store_explicit(&b->back, 1, memory_order_relaxed);
     if (r < 0) {
         fail(b, w);
     } else if (w) {
@@ -479,12 +483,16 @@ static int has_loop(const LitProgram *p, int part)
     return 0;
 }
 
+/* Without a state that has no way on, a livelock needs a cycle, and a
+   cycle needs an edge back to a state of the same level or an earlier one
+   (every other edge goes from one level to the next): a program whose loops
+   never revisit a state (counted loops, mostly) skips the fixpoint. */
 static void livelock(Bfs *b)
 {
     ChkRun *R = b->R;
     uint32_t first;
     MdlError e;
-    if (!b->dead && !has_loop(R->p, b->recovery))
+    if (!b->dead && (!has_loop(R->p, b->recovery) || !atomic_load(&b->back)))
         return;
     first = chk_live(R, b->level);
     if (first == CHK_NONE || R->status != CHK_DONE)

@@ -224,6 +224,21 @@ static void test_livelock(void **state)
     assert_string_equal(cu_verdicts(r), "Ok");
     chk_report_free(r);
     lit_program_free(p);
+    /* a counter mod 4 never reaches 4: the cycle goes back four levels
+       (no self loop, no state without a way on), next to a counted loop */
+    p = cu_parse("test wrap\npm f = 0\n"
+                 "kernel k grid 1 block 2 {\n"
+                 "  thread 0 {\n  L:\n    add r1, r1, 1\n    rem r1, r1, 4\n"
+                 "    blt r1, 4, L\n  }\n"
+                 "  thread 1 {\n  M:\n    add r1, r1, 1\n    st f, r1\n"
+                 "    blt r1, 3, M\n  }\n}\n"
+                 "check noerror\n");
+    r = cu_run(p, LIT_EPOCH);
+    assert_int_equal(r->nerrors, 1);
+    assert_string_equal(r->errors[0], "livelock: a reachable state from which "
+                                      "no execution can terminate");
+    chk_report_free(r);
+    lit_program_free(p);
 }
 
 /* Limits end the check as incomplete, with the reason (the explorer's own
