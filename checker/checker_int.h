@@ -459,6 +459,8 @@ typedef struct {
    only in recovery) and the last persistency key that listed it. */
 typedef struct {
     uint32_t state, stamp;
+    uint32_t out;                       /* its crash outcome, CHK_NONE:
+                                           not yet projected */
 } ChkImg;
 
 /* A persistency region's images and crash outcomes (default mode). */

@@ -96,8 +96,19 @@ static uint32_t intern(ChkRun *R, const int64_t *pm)
     if (r == 1) {
         I->img[id].state = CHK_NONE;
         I->img[id].stamp = CHK_NONE;
+        I->img[id].out = CHK_NONE;
     }
     return I->last = id;
+}
+
+/* The crash outcome of image id (pm), projected once per image: in --naive
+   mode every state asks for its one image's. */
+static uint32_t outcome_of(ChkRun *R, uint32_t id, const int64_t *pm)
+{
+    ChkImg *g = &R->img.img[id];
+    if (g->out == CHK_NONE)
+        g->out = chk_outcome(R, LIT_CRASH, pm, NULL, NULL);
+    return g->out;
 }
 
 typedef struct {
@@ -132,7 +143,7 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
         goto oom;
     I->list[I->nlist++] = id;
     if (R->proj[LIT_CRASH].nitems >= 0) {
-        uint32_t o = chk_outcome(R, LIT_CRASH, pm, NULL, NULL);
+        uint32_t o = outcome_of(R, id, pm);
         ChkOut *out;
         if (o == CHK_NONE)
             return c->failed = 1;
@@ -162,7 +173,7 @@ static int on_one(void *ctx, const int64_t *pm, uint64_t included)
     if (c->one.img == CHK_NONE)
         return c->failed = 1;
     if (R->proj[LIT_CRASH].nitems >= 0) {
-        c->one.out = chk_outcome(R, LIT_CRASH, pm, NULL, NULL);
+        c->one.out = outcome_of(R, c->one.img, pm);
         if (c->one.out == CHK_NONE)
             return c->failed = 1;
     }
