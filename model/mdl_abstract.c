@@ -198,27 +198,34 @@ static int newest_for(const Model *m, const MdlState *s, uint32_t pm_off,
     return -1;
 }
 
+/* Applies f(x, arg) to the slot set in word i, which f leaves alone when
+   it holds no slot at or above the first one f moves (bit `low`). */
+static inline void remap_word(MdlState *s, uint32_t i, uint64_t low,
+                              uint64_t (*f)(uint64_t, uint64_t), uint64_t arg)
+{
+    if (s->w[i] >= low)
+        mdl_set(s, i, f(s->w[i], arg));
+}
+
 /* Applies f(x, arg) to every slot set of s: D of every entry, and the
-   per-thread sets of launch L. */
+   per-thread sets of launch L. Slots below bit `low` keep their number. */
 static void remap(Model *m, MdlState *s, const MdlLaunch *L, int np,
-                  uint64_t (*f)(uint64_t, uint64_t), uint64_t arg)
+                  uint64_t low, uint64_t (*f)(uint64_t, uint64_t),
+                  uint64_t arg)
 {
     const Abs *a = abs_of(m);
-    for (int j = 0; j < np; j++) {
-        uint32_t i = ENT(m, L->pm_off, j) + 2;
-        mdl_set(s, i, f(s->w[i], arg));
-    }
+    for (int j = 0; j < np; j++)
+        remap_word(s, ENT(m, L->pm_off, j) + 2, low, f, arg);
     for (int32_t t = 0; t < L->nthreads; t++) {
         if (a->obs >= 0)
-            mdl_set(s, tword(L, t, a->obs), f(s->w[tword(L, t, a->obs)], arg));
+            remap_word(s, tword(L, t, a->obs), low, f, arg);
         if (a->f >= 0)
-            mdl_set(s, tword(L, t, a->f), f(s->w[tword(L, t, a->f)], arg));
+            remap_word(s, tword(L, t, a->f), low, f, arg);
         if (a->ownu >= 0)
-            mdl_set(s, tword(L, t, a->ownu),
-                    f(s->w[tword(L, t, a->ownu)], arg));
+            remap_word(s, tword(L, t, a->ownu), low, f, arg);
     }
     for (int32_t u = 0; a->shadow && u < a->nun; u++)
-        mdl_set(s, USH(m, L->pm_off, u), f(s->w[USH(m, L->pm_off, u)], arg));
+        remap_word(s, USH(m, L->pm_off, u), low, f, arg);
 }
 
 static uint64_t f_drop(uint64_t x, uint64_t gone)
@@ -251,7 +258,7 @@ static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
             mdl_set(s, ENT(m, pm_off, j) + w, 0);
     mdl_set(s, CNT(m, pm_off), (uint64_t)k);
     s->len = ENT(m, pm_off, k);
-    remap(m, s, L, k, f_drop, gone);
+    remap(m, s, L, k, gone & -gone, f_drop, gone);
 }
 
 static uint64_t closure(const Model *m, const MdlState *s, uint32_t pm_off,
@@ -366,7 +373,7 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         for (uint32_t w = 0; w < 3; w++)
             mdl_set(s, ENT(m, pm_off, k) + w, s->w[ENT(m, pm_off, k - 1) + w]);
     mdl_set(s, CNT(m, pm_off), (uint64_t)(np + 1));
-    remap(m, s, L, np + 1, f_insert, (uint64_t)pos);
+    remap(m, s, L, np + 1, 1ull << pos, f_insert, (uint64_t)pos);
     mdl_set(s, ENT(m, pm_off, pos), (uint64_t)(uint32_t)word |
                                     (uint64_t)(slot + 1) << 32);
     mdl_set(s, ENT(m, pm_off, pos) + 1, (uint64_t)v);
