@@ -270,6 +270,8 @@ static inline uint64_t name_key(const ChkStore *st, uint32_t name)
 
 /* ---- encoding ------------------------------------------------------------ */
 
+#define BLOCK 8                         /* words compared at once */
+
 /* The atom (h == 0) or node id of the subtree of height h at index j in the
    tree of prev, the state c decoded last (plen its len, -1: no prev, pcls
    its class); CHK_NONE on failure. A subtree past plen is zero. A half of
@@ -312,27 +314,24 @@ static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
         idx[m] = 0;
         val[m++] = s->len;
     }
-    /* the words that differ (both vectors are zero past their len) */
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t w = s->w[i];
-        uint32_t x;
-        if (pw) {
-            if (i + 4 <= n && !((w ^ pw[i]) | (s->w[i + 1] ^ pw[i + 1]) |
-                                (s->w[i + 2] ^ pw[i + 2]) |
-                                (s->w[i + 3] ^ pw[i + 3]))) {
-                i += 3;
-                continue;
-            }
-            if (w == pw[i])
-                continue;
-        } else if (!w) {
+    /* the words that differ (both vectors are zero past their len), a
+       block at a time (a fixed-size memcmp compiles to vector compares) */
+    for (uint32_t i = 0; i < n; i += BLOCK) {
+        uint32_t e = n - i < BLOCK ? n : i + BLOCK;
+        if (pw && e == i + BLOCK &&
+            !memcmp(s->w + i, pw + i, BLOCK * sizeof *pw))
             continue;
+        for (uint32_t j = i; j < e; j++) {
+            uint64_t w = s->w[j];
+            uint32_t x;
+            if (pw ? w == pw[j] : !w)
+                continue;
+            x = atomize(st, c, w, find);
+            if (x == CHK_NONE)
+                return -1;
+            idx[m] = j + 1;
+            val[m++] = x;
         }
-        x = atomize(st, c, w, find);
-        if (x == CHK_NONE)
-            return -1;
-        idx[m] = i + 1;
-        val[m++] = x;
     }
     root->cls = top;
     if (top == 1) {                     /* two atoms: the root is them */
