@@ -18,6 +18,7 @@
 #define MIN_SLOTS 256u
 #define CACHE_BITS 16
 #define NODES_KEPT (1u << 20)           /* a reset keeps up to these nodes */
+#define MARK 1u                         /* the atom after the last word */
 
 static inline uint64_t mix(uint64_t x)
 {
@@ -40,8 +41,8 @@ static inline uint64_t node_key(const ChkStore *st, uint32_t id)
     return *(const uint64_t *)chk_seg_at(&st->node, id);
 }
 
-/* The size class of a vector of len words: its len + 1 atoms fill a
-   perfect tree of 2^class leaves. */
+/* The size class of a vector of len words: its len words and the mark
+   after them fill a perfect tree of 2^class leaves. */
 static inline int class_of(uint32_t len)
 {
     return 64 - __builtin_clzll((uint64_t)len);   /* ceil(log2(len + 1)) */
@@ -78,6 +79,14 @@ static int rehash_nodes(ChkStore *st, uint64_t nslots)
     return 0;
 }
 
+/* A root slot holds the second half first: it claims the slot, and it is
+   never 0 (it holds the mark: len >= 2^(class - 1)). */
+static inline uint64_t slot_key(const ChkRoots *r, uint64_t i, int half)
+{
+    return atomic_load_explicit(&r->slot[2 * i + (half ^ 1)],
+                                memory_order_relaxed);
+}
+
 static int rehash_roots(ChkStore *st, int cls, uint64_t nslots)
 {
     ChkRoots *r = &st->root[cls];
@@ -90,20 +99,18 @@ static int rehash_roots(ChkStore *st, int cls, uint64_t nslots)
         return -1;
     }
     for (uint64_t i = 0; r->slot && i <= r->mask; i++) {
-        uint64_t key[2] = {
-            atomic_load_explicit(&r->slot[2 * i], memory_order_relaxed),
-            atomic_load_explicit(&r->slot[2 * i + 1], memory_order_relaxed)};
+        uint64_t key[2] = {slot_key(r, i, 0), slot_key(r, i, 1)};
         uint32_t id = atomic_load_explicit(&r->id[i], memory_order_relaxed);
         uint64_t j;
-        if (!key[0])
+        if (!key[1])
             continue;
         assert(id != 0);
         for (j = root_hash(key) & mask;
              atomic_load_explicit(&ns[2 * j], memory_order_relaxed);
              j = (j + 1) & mask)
             ;
-        atomic_store_explicit(&ns[2 * j], key[0], memory_order_relaxed);
-        atomic_store_explicit(&ns[2 * j + 1], key[1], memory_order_relaxed);
+        atomic_store_explicit(&ns[2 * j], key[1], memory_order_relaxed);
+        atomic_store_explicit(&ns[2 * j + 1], key[0], memory_order_relaxed);
         atomic_store_explicit(&nid[j], id, memory_order_relaxed);
         *(uint32_t *)chk_seg_at(&st->order, id - 1) =
             (uint32_t)cls << SLOT_BITS | (uint32_t)j;
@@ -277,8 +284,8 @@ static inline uint64_t name_key(const ChkStore *st, uint32_t name)
    its class); CHK_NONE on failure. A subtree past plen is zero. A half of
    prev's root (h = pcls - 1) is not a node: it becomes one when a longer
    successor needs it. One that prev's tree does not hold (j == 0 at or
-   above pcls) is never asked for: atom 0, the len, changes with the
-   class, so that path is always encoded anew. */
+   above pcls) is never asked for: a change of class encodes the path of
+   atom 0 anew. */
 static inline uint32_t old_atom(ChkStore *st, ChkCursor *c, int64_t plen,
                                 int pcls, int h, uint32_t j, int find)
 {
@@ -290,6 +297,28 @@ static inline uint32_t old_atom(ChkStore *st, ChkCursor *c, int64_t plen,
     if (h == pcls - 1)
         return pair_name(st, c, c->half[j], find);
     return c->pid[(1u << (pcls - h)) + j];
+}
+
+/* Sets the atom at tree position pos in the sorted change list (idx, val,
+   *m entries); one already there is kept unless `over`. */
+static inline void change_at(uint32_t *idx, uint32_t *val, uint32_t *m,
+                             uint32_t pos, uint32_t v, int over)
+{
+    uint32_t k = *m;
+    while (k > 0 && idx[k - 1] > pos)
+        k--;
+    if (k > 0 && idx[k - 1] == pos) {
+        if (over)
+            val[k - 1] = v;
+        return;
+    }
+    for (uint32_t j = *m; j > k; j--) {
+        idx[j] = idx[j - 1];
+        val[j] = val[j - 1];
+    }
+    idx[k] = pos;
+    val[k] = v;
+    (*m)++;
 }
 
 /* The root of s, encoded from the tree of prev, the state last decoded
@@ -308,12 +337,8 @@ static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
     uint32_t *idx = c->idx[0], *val = c->val[0], m = 0;
     const uint64_t *pw = prev ? prev->w : NULL;
     assert(s->len >= 1 && s->len + 1 <= st->natoms);
-    if (n > (1u << top) - 1)
-        n = (1u << top) - 1;
-    if ((int64_t)s->len != plen) {
-        idx[m] = 0;
-        val[m++] = s->len;
-    }
+    if (n > 1u << top)
+        n = 1u << top;
     /* the words that differ (both vectors are zero past their len), a
        block at a time (a fixed-size memcmp compiles to vector compares) */
     for (uint32_t i = 0; i < n; i += BLOCK) {
@@ -329,21 +354,28 @@ static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
             x = atomize(st, c, w, find);
             if (x == CHK_NONE)
                 return -1;
-            idx[m] = j + 1;
+            idx[m] = j;
             val[m++] = x;
         }
     }
+    /* the mark moved: where it was, a word of s is (zero, as the diff saw
+       nothing there) */
+    if ((int64_t)s->len != plen) {
+        if (plen >= 0 && plen < (int64_t)1 << top)
+            change_at(idx, val, &m, (uint32_t)plen, 0, 0);
+        change_at(idx, val, &m, s->len, MARK, 1);
+    }
+    /* a new shape (no prev, another class): atom 0's path anew */
+    if ((!prev || top != pcls) && (m == 0 || idx[0] != 0)) {
+        uint32_t x = atomize(st, c, s->w[0], find);
+        if (x == CHK_NONE)
+            return -1;
+        change_at(idx, val, &m, 0, x, 0);
+    }
     root->cls = top;
-    if (top == 1) {                     /* two atoms: the root is them */
-        uint32_t a[2];
-        for (uint32_t j = 0; j < 2; j++) {
-            a[j] = old_atom(st, c, plen, pcls, 0, j, find);
-            for (uint32_t k = 0; k < m; k++)
-                if (idx[k] == j)
-                    a[j] = val[k];
-        }
-        root->key[0] = (uint64_t)a[0] | (uint64_t)a[1] << 32;
-        root->key[1] = 0;
+    if (top == 1) {                     /* word 0 and the mark */
+        root->key[0] = m > 0 && idx[0] == 0 ? val[0] : c->atom[0];
+        root->key[1] = MARK;
         return 0;
     }
     /* level h from level h - 1, up to the halves (level top - 1), which
@@ -402,15 +434,15 @@ static int encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
 /* ---- roots --------------------------------------------------------------- */
 
 /* 1 inserted (new id), 0 there (its id), -1 failure; finding, 1 absent.
-   A slot is claimed by its first key word (never 0: the half holding atom
-   0, the len, is not zero); the second is written before the id is
-   published, and a reader compares it after seeing the id. */
+   A slot is claimed by the second half (slot_key); the first is written
+   before the id is published, and a reader compares it after seeing the
+   id. */
 static int root_put(ChkStore *st, const ChkRoot *r, int find, uint32_t *id)
 {
     ChkRoots *rt = &st->root[r->cls];
     uint64_t i;
     uint32_t x;
-    assert(r->key[0]);
+    assert(r->key[1]);
     if (!find && ensure_room(st, r->cls))
         return -1;
     if (!rt->slot)
@@ -422,13 +454,13 @@ static int root_put(ChkStore *st, const ChkRoot *r, int find, uint32_t *id)
             if (find)
                 return 1;
             if (atomic_compare_exchange_strong(&rt->slot[2 * i], &s,
-                                               r->key[0])) {
-                atomic_store_explicit(&rt->slot[2 * i + 1], r->key[1],
+                                               r->key[1])) {
+                atomic_store_explicit(&rt->slot[2 * i + 1], r->key[0],
                                       memory_order_relaxed);
                 break;
             }
         }
-        if (s != r->key[0])
+        if (s != r->key[1])
             continue;
         while (!(x = atomic_load_explicit(&rt->id[i], memory_order_acquire))) {
             if (atomic_load(&st->failed))
@@ -436,7 +468,7 @@ static int root_put(ChkStore *st, const ChkRoot *r, int find, uint32_t *id)
             sched_yield();
         }
         if (atomic_load_explicit(&rt->slot[2 * i + 1], memory_order_relaxed) !=
-            r->key[1])
+            r->key[0])
             continue;
         *id = x - 1;
         return find && *id >= st->limit;
@@ -457,9 +489,10 @@ static int root_put(ChkStore *st, const ChkRoot *r, int find, uint32_t *id)
 /* ---- decoding ------------------------------------------------------------ */
 
 /* Decodes heap node k (height h, first atom lo) with key `key` into w.
-   Where w still holds the state decoded before (same class), a subtree
-   whose id is unchanged is skipped: decoding BFS neighbours in turn costs
-   their difference, not their length. `had` is that state's len, or -1. */
+   Where w still holds the state decoded before (same class), a subtree of
+   its words whose id is unchanged is skipped: decoding BFS neighbours in
+   turn costs their difference, not their length. `had` is that state's
+   len, or -1 (its mark, at had, may be a word of this one). */
 static void decode(const ChkStore *st, ChkCursor *c, uint32_t k, int h,
                    uint32_t lo, uint64_t key, uint64_t *w, int64_t had)
 {
@@ -468,17 +501,15 @@ static void decode(const ChkStore *st, ChkCursor *c, uint32_t k, int h,
         uint32_t ck = 2 * k + (uint32_t)i;
         uint32_t clo = lo + (uint32_t)i * (1u << (h - 1));
         if (h == 1) {
-            if (clo <= had && c->atom[clo] == x[i])
+            if (clo < had && c->atom[clo] == x[i])
                 continue;
             c->atom[clo] = x[i];
-            if (clo == 0)
-                c->len = x[i];
-            else if (clo <= c->len)
-                w[clo - 1] = atom_word(st, x[i]);
+            if (clo < c->len)
+                w[clo] = atom_word(st, x[i]);
         } else if (clo <= c->len) {
-            /* a subtree past len is zero: encoding knows without pid; one
-               inside the last len has its nodes on record */
-            if (clo + (1u << (h - 1)) - 1 <= had && c->pid[ck] == x[i])
+            /* a subtree past the mark is zero: encoding knows without pid;
+               one inside the last len has its nodes on record */
+            if (clo + (1u << (h - 1)) <= had && c->pid[ck] == x[i])
                 continue;
             c->pid[ck] = x[i];
             decode(st, c, ck, h - 1, clo, name_key(st, x[i]), w, had);
@@ -486,18 +517,41 @@ static void decode(const ChkStore *st, ChkCursor *c, uint32_t k, int h,
     }
 }
 
-/* Decodes a root: its two halves are the keys of the nodes under it (of
-   a class-1 root, key[0] is the node of its two atoms). */
+/* The len of the state with root key: the position of its mark, the last
+   atom that is not zero, found from the right half down (the mark is at
+   2^(cls - 1) or beyond). */
+static uint32_t len_of(const ChkStore *st, int cls, const uint64_t *key)
+{
+    uint32_t lo = 1u << (cls - 1);
+    uint64_t k = key[1];
+    if (cls == 1)
+        return 1;
+    for (int g = cls - 1; g > 1; g--) {
+        uint32_t r = (uint32_t)(k >> 32);
+        if (r != st->zh[g - 1]) {
+            lo += 1u << (g - 1);
+            k = name_key(st, r);
+        } else {
+            k = name_key(st, (uint32_t)k);
+        }
+    }
+    return k >> 32 ? lo + 1 : lo;
+}
+
+/* Decodes a root (c->len set): its two halves are the keys of the nodes
+   under it (of a class-1 root, word 0's atom and the mark). */
 static void decode_root(const ChkStore *st, ChkCursor *c, int cls,
                         const uint64_t *key, uint64_t *w, int64_t had)
 {
     if (cls == 1) {
-        decode(st, c, 1, 1, 0, key[0], w, had);
+        c->atom[0] = (uint32_t)key[0];
+        c->atom[1] = MARK;
+        w[0] = atom_word(st, (uint32_t)key[0]);
         return;
     }
     for (int i = 0; i < 2; i++) {
         uint32_t lo = (uint32_t)i << (cls - 1);
-        int same = lo + (1u << (cls - 1)) - 1 <= had && c->half[i] == key[i];
+        int same = lo + (1u << (cls - 1)) <= had && c->half[i] == key[i];
         c->half[i] = key[i];
         if (!same && lo <= c->len)
             decode(st, c, 2 + (uint32_t)i, cls - 1, lo, key[i], w, had);
@@ -686,17 +740,14 @@ void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
     int cls = (int)(o >> SLOT_BITS);
     const ChkRoots *rt = &st->root[cls];
     uint32_t i = o & ((1u << SLOT_BITS) - 1);
-    uint64_t key[2] = {
-        atomic_load_explicit(&rt->slot[2 * i], memory_order_relaxed),
-        atomic_load_explicit(&rt->slot[2 * i + 1], memory_order_relaxed)};
+    uint64_t key[2] = {slot_key(rt, i, 0), slot_key(rt, i, 1)};
     uint32_t old = out->len;
     int64_t had = -1;
     cursor_sync(st, c);
     if (c->buf == out->w && c->cls == cls && c->len == old)
         had = c->len;
     c->cls = cls;
-    if (had < 0)
-        c->len = 0;
+    c->len = len_of(st, cls, key);
     decode_root(st, c, cls, key, out->w, had);
     out->len = c->len;
     if (old > out->len)
@@ -716,8 +767,7 @@ void chk_store_prefetch(const ChkStore *st, uint32_t id, int far)
         return;
     }
     for (int k = 0; k < 2; k++) {
-        uint64_t half = atomic_load_explicit(&rt->slot[2 * i + k],
-                                             memory_order_relaxed);
+        uint64_t half = slot_key(rt, i, k);
         if (o >> SLOT_BITS > 2)
             for (int j = 0; j < 2; j++)
                 if (!((uint32_t)(half >> 32 * j) & IMM))
