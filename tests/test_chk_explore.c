@@ -198,47 +198,46 @@ static void test_barriers_match_by_count(void **state)
     lit_program_free(p);
 }
 
+/* Checks src under epoch: one livelock error, or none and the verdict Ok. */
+static void expect_livelock(const char *src, int livelock)
+{
+    LitProgram *p = cu_parse(src);
+    ChkReport *r = cu_run(p, LIT_EPOCH);
+    if (livelock) {
+        assert_int_equal(r->nerrors, 1);
+        assert_string_equal(r->errors[0], "livelock: a reachable state from "
+                                          "which no execution can terminate");
+    } else {
+        assert_int_equal(r->nerrors, 0);
+        assert_string_equal(cu_verdicts(r), "Ok");
+    }
+    chk_report_free(r);
+    lit_program_free(p);
+}
+
 /* A spin on a flag nobody sets: livelock. A spin that another thread ends
    is fine. */
 static void test_livelock(void **state)
 {
-    LitProgram *p = cu_parse(
+    (void)state;
+    expect_livelock(
         "test spin\npm f = 0\n"
         "kernel k grid 1 block 1 {\n  L:\n  ld r0, f\n  beq r0, 0, L\n}\n"
-        "check noerror\n");
-    ChkReport *r;
-    (void)state;
-    r = cu_run(p, LIT_EPOCH);
-    assert_int_equal(r->nerrors, 1);
-    assert_string_equal(r->errors[0], "livelock: a reachable state from which "
-                                      "no execution can terminate");
-    chk_report_free(r);
-    lit_program_free(p);
-    p = cu_parse("test spin2\npm f = 0\n"
-                 "kernel k grid 1 block 2 {\n"
-                 "  thread 0 {\n  L:\n    ld r0, f\n    beq r0, 0, L\n  }\n"
-                 "  thread 1 {\n    st f, 1\n  }\n}\n"
-                 "check noerror\n");
-    r = cu_run(p, LIT_EPOCH);
-    assert_int_equal(r->nerrors, 0);
-    assert_string_equal(cu_verdicts(r), "Ok");
-    chk_report_free(r);
-    lit_program_free(p);
+        "check noerror\n", 1);
+    expect_livelock("test spin2\npm f = 0\n"
+                    "kernel k grid 1 block 2 {\n"
+                    "  thread 0 {\n  L:\n    ld r0, f\n    beq r0, 0, L\n  }\n"
+                    "  thread 1 {\n    st f, 1\n  }\n}\n"
+                    "check noerror\n", 0);
     /* a counter mod 4 never reaches 4: the cycle goes back four levels
        (no self loop, no state without a way on), next to a counted loop */
-    p = cu_parse("test wrap\npm f = 0\n"
-                 "kernel k grid 1 block 2 {\n"
-                 "  thread 0 {\n  L:\n    add r1, r1, 1\n    rem r1, r1, 4\n"
-                 "    blt r1, 4, L\n  }\n"
-                 "  thread 1 {\n  M:\n    add r1, r1, 1\n    st f, r1\n"
-                 "    blt r1, 3, M\n  }\n}\n"
-                 "check noerror\n");
-    r = cu_run(p, LIT_EPOCH);
-    assert_int_equal(r->nerrors, 1);
-    assert_string_equal(r->errors[0], "livelock: a reachable state from which "
-                                      "no execution can terminate");
-    chk_report_free(r);
-    lit_program_free(p);
+    expect_livelock("test wrap\npm f = 0\n"
+                    "kernel k grid 1 block 2 {\n"
+                    "  thread 0 {\n  L:\n    add r1, r1, 1\n"
+                    "    rem r1, r1, 4\n    blt r1, 4, L\n  }\n"
+                    "  thread 1 {\n  M:\n    add r1, r1, 1\n    st f, r1\n"
+                    "    blt r1, 3, M\n  }\n}\n"
+                    "check noerror\n", 1);
 }
 
 /* Limits end the check as incomplete, with the reason (the explorer's own
