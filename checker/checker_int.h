@@ -110,6 +110,18 @@
 
 #define CHK_NONE 0xFFFFFFFFu
 
+/* The 64-bit finalizer of MurmurHash3: every bit of x moves every bit of
+   the result. The tables' hashes all end in it. */
+static inline uint64_t chk_mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    x ^= x >> 33;
+    return x;
+}
+
 /* ---- memory budget (chk_mem.c) ------------------------------------------ */
 
 enum { CHK_MEM_OK, CHK_MEM_OOM, CHK_MEM_BUDGET };

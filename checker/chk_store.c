@@ -20,20 +20,10 @@
 #define NODES_KEPT (1u << 20)           /* a reset keeps up to these nodes */
 #define MARK 1u                         /* the atom after the last word */
 
-static inline uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    x ^= x >> 33;
-    x *= 0xC4CEB9FE1A85EC53ull;
-    x ^= x >> 33;
-    return x;
-}
-
 /* A root's hash: both halves. */
 static inline uint64_t root_hash(const uint64_t *key)
 {
-    return mix(key[0] ^ key[1] * 0x9E3779B97F4A7C15ull);
+    return chk_mix(key[0] ^ key[1] * 0x9E3779B97F4A7C15ull);
 }
 
 static inline uint64_t node_key(const ChkStore *st, uint32_t id)
@@ -67,7 +57,7 @@ static int rehash_nodes(ChkStore *st, uint64_t nslots)
         if (!s)
             continue;
         assert((uint32_t)s != BUSY);
-        for (j = mix(node_key(st, (uint32_t)s)) & mask;
+        for (j = chk_mix(node_key(st, (uint32_t)s)) & mask;
              atomic_load_explicit(&ns[j], memory_order_relaxed);
              j = (j + 1) & mask)
             ;
@@ -168,7 +158,7 @@ static int ensure_room(ChkStore *st, int cls)
 /* Interns a 64-bit node key; with find only, CHK_NONE when absent. */
 static uint32_t node_put(ChkStore *st, uint64_t key, int find)
 {
-    uint64_t h = mix(key), tag = h & 0xFFFFFFFF00000000ull;
+    uint64_t h = chk_mix(key), tag = h & 0xFFFFFFFF00000000ull;
     _Atomic uint64_t *slot;
     uint64_t mask, i;
     if (!find && ensure_room(st, -1))

@@ -35,16 +35,10 @@ void chk_table_reset(ChkTable *t)
 /* A word's share of a key's hash: by position, and none for zero. */
 static inline uint64_t word_hash(uint32_t i, uint64_t v)
 {
-    uint64_t x;
     if (!v)
         return 0;
-    x = v * 0x9E3779B97F4A7C15ull + (uint64_t)(i + 1) * 0xD6E8FEB86659FD93ull;
-    x ^= x >> 32;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    x *= 0x94D049BB133111EBull;
-    x ^= x >> 32;
-    return x;
+    return chk_mix(v * 0x9E3779B97F4A7C15ull +
+                   (uint64_t)(i + 1) * 0xD6E8FEB86659FD93ull);
 }
 
 uint64_t chk_hash_words(const uint64_t *w, uint32_t n)
