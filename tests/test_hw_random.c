@@ -15,7 +15,7 @@
  * seeds from GPMC_HW_FIRST (default 1) at size GPMC_HW_SIZE (default 1),
  * and GPMC_HW_WALK=N walks N of them state by state. The first 300
  * programs also run under the five abstract models against their naive
- * mode.
+ * mode (GPMC_ABS_SEEDS, GPMC_ABS_FIRST and GPMC_ABS_SIZE choose others).
  */
 #include <dirent.h>
 
@@ -174,15 +174,17 @@ static void test_projected_programs_agree(void **state)
 
 /* The same programs under the abstract models (hardware instructions are
    no-ops there, st.wt is st): default mode (every reduction) against
-   naive. */
+   naive. GPMC_ABS_SEEDS=N runs N seeds from GPMC_ABS_FIRST (default 1) at
+   size GPMC_ABS_SIZE (default 1) instead of the first 300. */
 static void test_abstract_models_agree(void **state)
 {
     static char text[8192];
-    int runs = 0;
+    int runs = 0, first = env_int("GPMC_ABS_FIRST", 1);
+    int n = env_int("GPMC_ABS_SEEDS", 300), size = env_int("GPMC_ABS_SIZE", 1);
     (void)state;
-    for (int seed = 1; seed <= 300; seed++) {
+    for (int seed = first; seed < first + n; seed++) {
         LitProgram *p;
-        hg_program((uint64_t)seed, 1, text, sizeof text);
+        hg_program((uint64_t)seed, size, text, sizeof text);
         p = cu_parse(text);
         for (int m = LIT_STRICT; m <= LIT_BSCOPED; m++) {
             CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
