@@ -179,7 +179,7 @@ static void test_projected_programs_agree(void **state)
 static void test_abstract_models_agree(void **state)
 {
     static char text[8192];
-    int runs = 0, first = env_int("GPMC_ABS_FIRST", 1);
+    int runs = 0, skipped = 0, first = env_int("GPMC_ABS_FIRST", 1);
     int n = env_int("GPMC_ABS_SEEDS", 300), size = env_int("GPMC_ABS_SIZE", 1);
     (void)state;
     for (int seed = first; seed < first + n; seed++) {
@@ -191,7 +191,9 @@ static void test_abstract_models_agree(void **state)
             ChkReport *a = cu_run_opts(p, m, &dflt);
             ChkReport *b = cu_run_opts(p, m, &naive);
             char why[512];
-            if (!same(p, m, a, b, why, sizeof why)) {
+            if (size > 1 && b->status != CHK_DONE) {
+                skipped++;          /* a larger program than naive can do */
+            } else if (!same(p, m, a, b, why, sizeof why)) {
                 print_error("seed %d, %s: %s\n%s", seed, lit_model_names[m],
                             why, text);
                 fail();
@@ -202,7 +204,9 @@ static void test_abstract_models_agree(void **state)
         }
         lit_program_free(p);
     }
-    print_message("%d runs under the abstract models agree\n", runs);
+    print_message("%d runs under the abstract models agree (%d too large "
+                  "for naive)\n", runs, skipped);
+    assert_true(skipped * 20 <= runs);
 }
 
 /* ---- state by state -------------------------------------------------
