@@ -9,7 +9,7 @@
 
 #include "checker/checker_int.h"
 
-#define MAXW 40
+#define MAXW 80                         /* size classes 1 to 7 */
 #define NVEC 600
 
 static uint64_t rng = 88172645463325252ull;
@@ -139,7 +139,7 @@ static void test_one_name_per_vector(void **state)
 {
     Fix f;
     Vec cur, v;
-    uint64_t buf[MAXW];
+    uint64_t buf[MAXW] = {0};           /* zero past len, as MdlState */
     MdlState out = {buf, 0, MAXW};
     (void)state;
     fix_init(&f);
@@ -190,7 +190,7 @@ static void test_find(void **state)
 {
     Fix f;
     Vec v, w;
-    uint64_t buf[MAXW];
+    uint64_t buf[MAXW] = {0};           /* zero past len, as MdlState */
     MdlState out = {buf, 0, MAXW}, s;
     uint32_t id;
     (void)state;
