@@ -96,7 +96,7 @@ static void expansion_limit(Exp *x, const MdlError *e)
     Bfs *b = x->b;
     if (x->w) {
         if (logged(x, MDL_STEP_NONE, e))
-            fail(x->b, x->w);
+            fail(b, x->w);
     } else if (b->ecut == CHK_NONE) {
         b->ecut = x->i;
         b->elimit = *e;
@@ -180,7 +180,7 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
         add_held(b, x->w, q);
     h = (q->first + q->nheld) & (HELD - 1);
     if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &q->root[h])) {
-        fail(x->b, x->w);
+        fail(b, x->w);
         return;
     }
     q->from[h] = x->i;
@@ -197,7 +197,7 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
         expansion_limit(x, e);
     } else if (x->w) {
         if (logged(x, step, e))
-            fail(x->b, x->w);
+            fail(b, x->w);
     } else {
         chk_space_set_end(b->sp, x->i);
         chk_error_at(b->R, b->level, b->recovery, x->i, b->depth, step, e);
