@@ -3,8 +3,11 @@
  * scoped and bscoped (DESIGN section 4).
  *
  * REGION. At pm_off: the persisted image of the PM words that belong to a
- * declaration (layout gaps are not stored), then the number n of pending
- * stores, then n entries of three words:
+ * declaration (layout gaps are not stored), then one entry of three words
+ * per pending store, to the end of the vector (their number n is the
+ * vector's len less the fixed part, over three: a count word of its own
+ * would change with every store and persist, one more path for the store
+ * to encode):
  *   [0] PM word address | (owner slot + 1) << 32   (owner 0: an earlier
  *       launch, whose threads are gone)
  *   [1] value
@@ -65,7 +68,7 @@ static uint32_t abs_thread_words(const Model *m)
 
 static uint32_t abs_fixed_words(const Model *m)
 {
-    return abs_of(m)->pre + (uint32_t)abs_of(m)->nused + 1;
+    return abs_of(m)->pre + (uint32_t)abs_of(m)->nused;
 }
 
 static int abs_setup(Model *m, char *err, size_t errlen)
@@ -138,8 +141,8 @@ static int abs_setup(Model *m, char *err, size_t errlen)
 #define USH(m, off, u) ((off) + (uint32_t)abs_of(m)->nun + (uint32_t)(u))
 #define UOWN(m, off, u) ((off) + 2u * (uint32_t)abs_of(m)->nun + (uint32_t)(u))
 #define PERS(m, off, w) ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->cidx[w])
-#define CNT(m, off) ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->nused)
-#define ENT(m, off, j) (CNT(m, off) + 1 + 3u * (uint32_t)(j))
+#define ENT(m, off, j) \
+    ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->nused + 3u * (uint32_t)(j))
 #define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
 #define E_OWNER(x) ((int32_t)((x) >> 32) - 1)
 
@@ -153,12 +156,13 @@ static void abs_init(Model *m, MdlState *s, uint32_t pm_off,
         s->w[pm_off + i] = 0;
     for (int32_t i = 0; i < a->nused; i++)
         s->w[PERS(m, pm_off, a->cword[i])] = (uint64_t)img[a->cword[i]];
-    s->w[CNT(m, pm_off)] = 0;
 }
 
 static int npend(const Model *m, const MdlState *s, uint32_t pm_off)
 {
-    return (int)s->w[CNT(m, pm_off)];
+    assert(s->len >= ENT(m, pm_off, 0) &&
+           (s->len - ENT(m, pm_off, 0)) % 3 == 0);
+    return (int)((s->len - ENT(m, pm_off, 0)) / 3);
 }
 
 static uint32_t tword(const MdlLaunch *L, int slot, int idx)
@@ -243,10 +247,12 @@ static uint64_t f_insert(uint64_t x, uint64_t pos)
 static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
 {
     uint32_t pm_off = L->pm_off;
-    int np = npend(m, s, pm_off), k = 0;
+    int np = npend(m, s, pm_off), k;
     if (!gone)
         return;
-    for (int j = 0; j < np; j++) {
+    /* the entries below the first gone stay where they are */
+    k = __builtin_ctzll(gone);
+    for (int j = k; j < np; j++) {
         if (gone & (1ull << j))
             continue;
         for (uint32_t w = 0; w < 3; w++)
@@ -256,7 +262,6 @@ static void drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
     for (int j = k; j < np; j++)
         for (uint32_t w = 0; w < 3; w++)
             mdl_set(s, ENT(m, pm_off, j) + w, 0);
-    mdl_set(s, CNT(m, pm_off), (uint64_t)k);
     s->len = ENT(m, pm_off, k);
     remap(m, s, L, k, gone & -gone, f_drop, gone);
 }
@@ -372,7 +377,6 @@ static int abs_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     for (int k = np; k > pos; k--)
         for (uint32_t w = 0; w < 3; w++)
             mdl_set(s, ENT(m, pm_off, k) + w, s->w[ENT(m, pm_off, k - 1) + w]);
-    mdl_set(s, CNT(m, pm_off), (uint64_t)(np + 1));
     remap(m, s, L, np + 1, 1ull << pos, f_insert, (uint64_t)pos);
     mdl_set(s, ENT(m, pm_off, pos), (uint64_t)(uint32_t)word |
                                     (uint64_t)(slot + 1) << 32);
