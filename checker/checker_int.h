@@ -565,6 +565,12 @@ typedef struct ChkRun {
     int64_t main_depth;                 /* deepest main-program state seen */
     int main_done;                      /* the main program is explored */
     double t0, last_progress;
+    uint32_t work;                      /* states visited or re-expanded,
+                                           in every exploration (chk_work) */
+    uint32_t limits;                    /* chk_limit calls so far, the ones
+                                           after the first included */
+    int replay;                         /* explorations re-explore spaces
+                                           for witnesses */
 } ChkRun;
 
 double chk_now(void);
@@ -573,12 +579,27 @@ double chk_now(void);
 unsigned chk_model_mode(const ChkOptions *o);
 
 /* chk_error.c: limits, progress, runtime errors */
+/* The check is incomplete, the first reason given says why; the
+   exploration running stops (and so, through the status, does the
+   check, unless it is re-exploring for a witness). */
 void chk_limit(ChkRun *R, const char *reason);
 /* Ends the check for lack of memory (the budget's reason if it was the
    budget). */
 void chk_fail(ChkRun *R);
-/* Calls the progress hook about once a second; applies the timeout. */
+/* Calls the progress hook about once a second; applies the timeout
+   (not to replays: witnesses are built after it). */
 void chk_tick(ChkRun *R);
+/* Counts a state visited or re-expanded, and ticks at every 1024th: by
+   the work of all explorations together, so that thousands of small
+   recoveries (each far below 1024 states) tick as one large exploration
+   does. 1 when it ticked. One thread only (the one that visits). */
+static inline int chk_work(ChkRun *R)
+{
+    if (++R->work & 1023)
+        return 0;
+    chk_tick(R);
+    return 1;
+}
 uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery);
 /* A failing step (or MDL_E_LIMIT) met at state `state` of `level`. */
 void chk_error_at(ChkRun *R, int level, int recovery, uint32_t state,

@@ -11,6 +11,7 @@
 
 void chk_limit(ChkRun *R, const char *reason)
 {
+    R->limits++;
     if (R->status != CHK_DONE)
         return;
     R->status = CHK_INCOMPLETE;
@@ -49,7 +50,7 @@ void chk_tick(ChkRun *R)
         pg.elapsed_s = now - R->t0;
         R->o.progress(R->o.progress_ctx, &pg);
     }
-    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s) {
+    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s && !R->replay) {
         char msg[64];
         snprintf(msg, sizeof msg, "timeout (%gs)", R->o.timeout_s);
         chk_limit(R, msg);

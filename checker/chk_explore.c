@@ -50,6 +50,7 @@ typedef struct {
     uint32_t ecut;                      /* first expansion limit */
     MdlError elimit;                    /* and its reason */
     uint32_t mcut;                      /* discoverer of state max-states */
+    uint32_t limits;                    /* R->limits when it began */
     int dead;                           /* a state with no way on */
     _Atomic int back;                   /* an edge to this level or an
                                            earlier one */
@@ -68,6 +69,15 @@ typedef struct {
     int failed;                         /* some step failed */
     Held *held;
 } Exp;
+
+/* A limit was met since the exploration began (a state's crash images, a
+   level's cut, the timeout, memory), in it or in a recovery it ran. Not
+   the check's status: a replay for a witness explores as far as the
+   exploration it repeats, whatever ended the check. */
+static int halted(const Bfs *b)
+{
+    return b->R->limits != b->limits;
+}
 
 static int logged(Exp *x, uint32_t step, const MdlError *e)
 {
@@ -255,7 +265,7 @@ static void serial_states(Bfs *b, Held *q)
         }
         if (r == 1)
             chk_space_set_end(b->sp, i);
-        if (R->status != CHK_DONE)
+        if (halted(b))
             b->vcut = i;
         if (expanding) {
             uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i,
@@ -272,12 +282,9 @@ static void serial_states(Bfs *b, Held *q)
         }
         if (b->vcut != CHK_NONE)
             return;
-        if ((i & 1023) == 1023) {
-            chk_tick(R);
-            if (R->status != CHK_DONE) {
-                atomic_store(&b->stop, 1);
-                return;
-            }
+        if (chk_work(R) && halted(b)) {
+            atomic_store(&b->stop, 1);
+            return;
         }
     }
 }
@@ -310,16 +317,13 @@ static void visits(Bfs *b)
         }
         if (r == 1)
             chk_space_set_end(b->sp, i);
-        if (R->status != CHK_DONE) {
+        if (halted(b)) {
             b->vcut = i;
             return;
         }
-        if ((i & 1023) == 1023) {
-            chk_tick(R);
-            if (R->status != CHK_DONE) {
-                atomic_store(&b->stop, 1);
-                return;
-            }
+        if (chk_work(R) && halted(b)) {
+            atomic_store(&b->stop, 1);
+            return;
         }
     }
 }
@@ -348,7 +352,7 @@ static void expansions(Bfs *b, int t)
         chk_gate_leave(&R->gate);
         if (t == 0) {
             chk_tick(R);
-            if (R->status != CHK_DONE)
+            if (halted(b))
                 atomic_store(&b->stop, 1);
         }
     }
@@ -492,10 +496,11 @@ static void livelock(Bfs *b)
     ChkRun *R = b->R;
     uint32_t first;
     MdlError e;
-    if (!b->dead && (!has_loop(R->p, b->recovery) || !atomic_load(&b->back)))
+    if (R->replay ||
+        (!b->dead && (!has_loop(R->p, b->recovery) || !atomic_load(&b->back))))
         return;
     first = chk_live(R, b->level);
-    if (first == CHK_NONE || R->status != CHK_DONE)
+    if (first == CHK_NONE || halted(b))
         return;
     memset(&e, 0, sizeof e);
     e.kind = MDL_E_LIVELOCK;
@@ -532,6 +537,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     uint32_t id;
     memset(&b, 0, sizeof b);
     b.R = R;
+    b.limits = R->limits;
     b.sp = sp;
     b.L = &R->lvl[level];
     b.level = level;
@@ -575,12 +581,12 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             serial_level(&b);
         }
         if (atomic_load(&b.stop)) {
-            if (R->status == CHK_DONE)  /* else the timeout stopped it */
+            if (!halted(&b))            /* else a limit stopped it */
                 chk_fail(R);
             break;
         }
         level_limits(&b);
-        if (R->status != CHK_DONE)
+        if (halted(&b))
             break;
         if (chk_space_count(sp) == b.hi) {
             livelock(&b);

@@ -92,8 +92,7 @@ uint32_t chk_live(ChkRun *R, int level)
                 mark_up(sp, can, i);
                 changed = 1;
             }
-            if ((i & 1023) == 0)
-                chk_tick(R);
+            chk_work(R);
         }
     }
     for (uint32_t i = 0; i < n && first == CHK_NONE; i++)

@@ -357,6 +357,7 @@ static void errors(ChkRun *R, ChkReport *rep)
    leaves the check incomplete and drops only what is missing. */
 static void build_report(ChkRun *R, ChkReport *rep)
 {
+    R->replay = 1;                      /* witnesses re-explore */
     results(R, rep);
     if (R->failed) {                    /* a witness may be half built */
         rep->nviolations = 0;

@@ -130,3 +130,61 @@ assert_grep "memory status" '^Status incomplete: max-memory (8 MB) reached$' out
 assert_grep "memory verdict" '^Verdict bench-barrier strict 0 Unknown -$' out
 assert_eq "memory row" "$(q m.db "SELECT c.status || ' ' || r.verdict
     FROM checks c JOIN results r USING (check_id)")" "incomplete Unknown"
+
+# A limit met inside a recovery: the witness of an error found before it is
+# rebuilt by exploring that recovery again, as far as it went the first
+# time. (The replay stopped at its first state, the check being
+# incomplete already: the witness showed one step of the four and no error,
+# or gpmc crashed on a parent link past the states replayed.)
+cat >lim.litmus <<'LIT'
+test LimWit "an error early in a recovery whose space passes --max-states"
+pm x = 0
+pm y[4] = 0
+kernel k grid 1 block 1 {
+  st x, 1
+}
+recover {
+  kernel r grid 1 block 4 {
+    st y[%tid], 1
+    st y[%tid], 2
+    ld r0, x
+    assert r0 == 5
+  }
+}
+check noerror
+LIT
+expect_rc 1 "$GPMC" run lim.litmus --model strict --naive --max-states 1000
+assert_grep "recovery limit" '^Status incomplete: max-states (1000) reached$' out
+assert_grep "decided by the error" '^Verdict LimWit strict 0 No -$' out
+sed -n '/^Witness/,/^  error:/p' out >got
+cat >want <<'OUT'
+Witness error (2 crashes):
+  main program:
+  crash 1 after step 0
+    image: x=0; y[0]=0; y[1]=0; y[2]=0; y[3]=0
+  recovery 1:
+  crash 2 after step 0
+    image: x=0; y[0]=0; y[1]=0; y[2]=0; y[3]=0
+  recovery 2:
+    1. r thread 0 line 9: st y[%tid], 1  -- y[0] = 1 [#1]
+    2. r thread 0 line 10: st y[%tid], 2  -- y[0] = 2 [#2]
+    3. r thread 0 line 11: ld r0, x  -- r0 = 0 (x)
+    4. r thread 0 line 12: assert r0 == 5
+  error: assertion failed (0 == 5)
+OUT
+assert_same "witness of the error found before the limit" got want
+
+# --timeout when the time goes into thousands of small recoveries (each far
+# below the 1024 states at which an exploration used to look at the clock):
+# Lin-CtaUndo under bepoch with 11 threads takes minutes; the check stops
+# at the timeout, incomplete, with the counterexample it found before.
+start=$(date +%s)
+expect_rc 1 "$GPMC" run "$ROOT/litmus/suite/seeds/lin-cta-undo.litmus" \
+    --model bepoch -D TPB=11 --threads 1 --max-states 100000000 --timeout 2
+took=$(($(date +%s) - start))
+[ "$took" -le 20 ] || fail "--timeout 2 took ${took} s"
+assert_grep "timeout status" '^Status incomplete: timeout (2s)$' out
+assert_grep "the counterexample found stands" \
+    '^Verdict Lin-CtaUndo bepoch 0 No No$' out
+assert_grep "the other check is Unknown" \
+    '^Verdict Lin-CtaUndo bepoch 1 Unknown Ok$' out
