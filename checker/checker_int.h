@@ -434,6 +434,8 @@ typedef struct {
     size_t ntouched, captouched;
     ChkBest *out, *err;
     size_t capout, caperr;
+    uint32_t until;                     /* a replay ends with the level that
+                                           finds this state; else CHK_NONE */
 } ChkLevel;
 
 /* Projection of a phase: the names its conditions mention. */
@@ -651,8 +653,9 @@ void chk_explore_main(ChkRun *R);
 /* chk_memo.c: recovery */
 /* Memo index of recovery from image `img` with d more crashes allowed. */
 uint32_t chk_recover(ChkRun *R, uint32_t img, int d);
-/* Re-explores recovery (img, d) into its level's space, for witnesses. */
-void chk_recover_space(ChkRun *R, uint32_t img, int d);
+/* Re-explores recovery (img, d) into its level's space, for a witness
+   that ends at state `until` of it: as far as the level that finds it. */
+void chk_recover_space(ChkRun *R, uint32_t img, int d, uint32_t until);
 /* Recovery from every main crash image, folded into the `recovered`
    outcomes and the errors' best witnesses. */
 void chk_recover_all(ChkRun *R);

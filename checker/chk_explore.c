@@ -586,7 +586,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             break;
         }
         level_limits(&b);
-        if (halted(&b))
+        if (halted(&b) || chk_space_count(sp) > b.L->until)
             break;
         if (chk_space_count(sp) == b.hi) {
             livelock(&b);

@@ -177,11 +177,13 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
     return mi;
 }
 
-void chk_recover_space(ChkRun *R, uint32_t img, int d)
+void chk_recover_space(ChkRun *R, uint32_t img, int d, uint32_t until)
 {
     int level = R->o.crash_depth - d;
     ChkLevel *L = &R->lvl[level];
+    L->until = until;
     explore_recovery(R, img, d);
+    L->until = CHK_NONE;
     for (size_t k = 0; k < L->ntouched; k++) {
         uint32_t tid = L->touched[k];
         ChkBest *b = best_slot(R, level, (tid & ERRBIT) != 0, tid & ~ERRBIT);

@@ -118,6 +118,7 @@ static int setup(ChkRun *R, char *err, size_t errlen)
         goto oom;
     for (int l = 0; l < R->nlevels; l++) {
         ChkLevel *L = &R->lvl[l];
+        L->until = CHK_NONE;
         L->state.cap = mw;
         L->state.w = lit_calloc(mw, sizeof(uint64_t));
         if (!L->state.w || chk_space_init(&L->space, mw, &R->mem, &R->gate) ||

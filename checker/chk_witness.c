@@ -317,7 +317,8 @@ static void play(W *w, const Seg *seg, int nseg)
             mdl_init_main(R->m, &w->a);
             put(&w->text, "main program:\n");
         } else {
-            chk_recover_space(R, g->img, R->o.crash_depth - g->level);
+            chk_recover_space(R, g->img, R->o.crash_depth - g->level,
+                              g->target);
             chk_image_expand(R, g->img, R->img.full);
             mdl_init_recovery(R->m, R->img.full, &w->a);
             put(&w->text, "recovery %d:\n", g->level);
