@@ -473,6 +473,7 @@ typedef struct {
     uint32_t main_best;                 /* fewest steps in the main program */
     uint32_t main_state, main_step;     /* its state and failing step */
     uint32_t total;                     /* fewest overall */
+    uint32_t crashes;                   /* fewest crashes at that total */
     uint32_t img;                       /* through recovery from this main
                                            image, or CHK_NONE */
 } ChkErr;

@@ -90,7 +90,7 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
         x->recovery = recovery;
         x->text = lit_arena_strdup(R->arena, text);
         x->main_best = x->main_state = x->main_step = CHK_NONE;
-        x->total = x->img = CHK_NONE;
+        x->total = x->img = x->crashes = CHK_NONE;
     }
     return id;
 }
@@ -122,6 +122,7 @@ void chk_errors_main(ChkRun *R)
 {
     for (uint32_t e = 0; e < R->errs.n; e++) {
         R->err[e].total = R->err[e].main_best;
+        R->err[e].crashes = 0;
         R->err[e].img = CHK_NONE;
     }
 }

@@ -241,8 +241,10 @@ void chk_recover_all(ChkRun *R)
             const ChkBest *b = &R->mbest[mm->err_first + j];
             uint32_t total = base + b->steps;
             ChkErr *x = &R->err[b->id];
-            if (x->total == CHK_NONE || x->total > total) {
+            if (x->total == CHK_NONE || x->total > total ||
+                (x->total == total && x->crashes > b->crashes + 1)) {
                 x->total = total;
+                x->crashes = b->crashes + 1;
                 x->img = img;
             }
         }

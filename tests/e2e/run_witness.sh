@@ -1,0 +1,71 @@
+#!/bin/sh
+# Which witness is shown: the fewest steps in total, ties broken by fewer
+# crashes (specs/checker.md, Witnesses), for runtime errors as for
+# outcomes. Here one assertion fails after 15 steps either way: with one
+# crash (the image b = 1, then 14 recovery steps), or with two (the image
+# a = 1; the recovery stores c and crashes; the second recovery sees c).
+# Errors used to keep the first image that reached the fewest steps, so
+# the witness had two crashes.
+. "$(dirname "$0")/lib.sh"
+cd "$T"
+
+cat >tie.litmus <<'LIT'
+test Tie "one error, reached as fast with one crash as with two"
+pm a = 0
+pm b = 0
+pm c = 0
+kernel k grid 1 block 2 {
+  thread 0 {
+    st a, 1
+  }
+  thread 1 {
+    st b, 1
+  }
+}
+recover {
+  kernel r grid 1 block 1 {
+    ld r0, b
+    bne r0, 0, slow
+    ld r3, a
+    beq r3, 0, end
+    ld r1, c
+    bne r1, 0, fast
+    st c, 1
+    bra end
+  slow:
+    mov r1, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    bra fast
+  fast:
+    assert r1 == 0
+  end:
+  }
+}
+check noerror
+LIT
+expect_rc 1 "$GPMC" run tie.litmus --model strict --no-reduce --db w.db
+sed -n '/^Witness/,/^  error:/p' out | grep -v ' add r2, r2, 1 ' >got
+cat >want <<'OUT'
+Witness error (1 crash), violation 1:
+  main program:
+    1. k thread 1 line 10: st b, 1  -- b = 1
+  crash 1 after step 1
+    image: a=0; b=1; c=0
+  recovery 1:
+    2. r thread 0 line 15: ld r0, b  -- r0 = 1 (b)
+    3. r thread 0 line 16: bne r0, 0, slow  -- taken (1 != 0)
+    4. r thread 0 line 24: mov r1, 1  -- r1 = 1
+    14. r thread 0 line 34: bra fast
+    15. r thread 0 line 36: assert r1 == 0
+  error: assertion failed (1 == 0)
+OUT
+assert_same "the error's witness with one crash" got want
+assert_eq "violations.depth" "$(q w.db "SELECT depth FROM violations")" 1
