@@ -177,14 +177,15 @@ assert_same "witness of the error found before the limit" got want
 # --timeout when the time goes into thousands of small recoveries (each far
 # below the 1024 states at which an exploration used to look at the clock):
 # Lin-CtaUndo under bepoch with 11 threads takes minutes; the check stops
-# at the timeout, incomplete, with the counterexample it found before.
+# at the timeout, incomplete, with the counterexample of check 0 if it was
+# found by then (within a second on this machine) and check 1 Unknown.
 start=$(date +%s)
 expect_rc 1 "$GPMC" run "$ROOT/litmus/suite/seeds/lin-cta-undo.litmus" \
     --model bepoch -D TPB=11 --threads 1 --max-states 100000000 --timeout 2
 took=$(($(date +%s) - start))
 [ "$took" -le 20 ] || fail "--timeout 2 took ${took} s"
 assert_grep "timeout status" '^Status incomplete: timeout (2s)$' out
-assert_grep "the counterexample found stands" \
-    '^Verdict Lin-CtaUndo bepoch 0 No No$' out
+assert_grep "check 0: the counterexample, if found by then" \
+    '^Verdict Lin-CtaUndo bepoch 0 \(No\|Unknown\) No$' out
 assert_grep "the other check is Unknown" \
     '^Verdict Lin-CtaUndo bepoch 1 Unknown Ok$' out
