@@ -7,7 +7,9 @@
  * per pending store, to the end of the vector (their number n is the
  * vector's len less the fixed part, over three: a count word of its own
  * would change with every store and persist, one more path for the store
- * to encode):
+ * to encode). When no PM word is observed, a zero word stands before the
+ * entries: the part that decides the crash images is never empty (the
+ * checker interns it as a vector):
  *   [0] PM word address | (owner slot + 1) << 32   (owner 0: an earlier
  *       launch, whose threads are gone)
  *   [1] value
@@ -54,6 +56,7 @@ typedef struct {
     int32_t *uword;                     /* unobserved index -> word */
     uint32_t pre;                       /* region words before the
                                            persisted image */
+    uint32_t ent;                       /* region word of the first entry */
 } Abs;
 
 static const Abs *abs_of(const Model *m)
@@ -68,7 +71,7 @@ static uint32_t abs_thread_words(const Model *m)
 
 static uint32_t abs_fixed_words(const Model *m)
 {
-    return abs_of(m)->pre + (uint32_t)abs_of(m)->nused;
+    return abs_of(m)->ent;
 }
 
 static int abs_setup(Model *m, char *err, size_t errlen)
@@ -130,6 +133,7 @@ static int abs_setup(Model *m, char *err, size_t errlen)
     if (a->shadow)
         a->ownu = (int)a->stride++;
     a->pre = (uint32_t)a->nun * (a->shadow ? 3u : 1u);
+    a->ent = a->pre + (uint32_t)a->nused + (a->nused == 0);
     m->key_skip = a->pre;
     m->projected = a->nun > 0;
     m->mstate = a;
@@ -141,8 +145,7 @@ static int abs_setup(Model *m, char *err, size_t errlen)
 #define USH(m, off, u) ((off) + (uint32_t)abs_of(m)->nun + (uint32_t)(u))
 #define UOWN(m, off, u) ((off) + 2u * (uint32_t)abs_of(m)->nun + (uint32_t)(u))
 #define PERS(m, off, w) ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->cidx[w])
-#define ENT(m, off, j) \
-    ((off) + abs_of(m)->pre + (uint32_t)abs_of(m)->nused + 3u * (uint32_t)(j))
+#define ENT(m, off, j) ((off) + abs_of(m)->ent + 3u * (uint32_t)(j))
 #define E_WORD(x) ((int32_t)((x) & 0xFFFFFFFFu))
 #define E_OWNER(x) ((int32_t)((x) >> 32) - 1)
 
@@ -156,6 +159,8 @@ static void abs_init(Model *m, MdlState *s, uint32_t pm_off,
         s->w[pm_off + i] = 0;
     for (int32_t i = 0; i < a->nused; i++)
         s->w[PERS(m, pm_off, a->cword[i])] = (uint64_t)img[a->cword[i]];
+    if (!a->nused)
+        s->w[pm_off + a->pre] = 0;
 }
 
 static int npend(const Model *m, const MdlState *s, uint32_t pm_off)
