@@ -90,8 +90,10 @@ int chk_table_put(ChkTable *t, const uint64_t *key, uint32_t len, uint32_t *id)
         uint64_t sl = t->slot[i];
         if ((sl & 0xFFFFFFFF00000000ull) == hi) {
             const ChkKey *k = &t->key[SLOT_ID(sl)];
+            /* len 0 (a program without PM words): words and key may be
+               NULL, which memcmp and memcpy may not be given */
             if (k->len == len &&
-                !memcmp(t->words + k->off, key, len * sizeof *key)) {
+                (!len || !memcmp(t->words + k->off, key, len * sizeof *key))) {
                 *id = SLOT_ID(sl);
                 return 0;
             }
@@ -104,7 +106,8 @@ int chk_table_put(ChkTable *t, const uint64_t *key, uint32_t len, uint32_t *id)
     if (t->capw < t->nwords + len &&
         CHK_GROW(t->mem, t->words, t->capw, t->nwords + len))
         return -1;
-    memcpy(t->words + t->nwords, key, len * sizeof *key);
+    if (len)
+        memcpy(t->words + t->nwords, key, len * sizeof *key);
     t->key[t->n].off = t->nwords;
     t->key[t->n].len = len;
     t->key[t->n].hash = hash;
