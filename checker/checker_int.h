@@ -397,6 +397,17 @@ uint32_t chk_space_step(ChkSpace *sp, Model *m, ChkCursor *c, uint32_t parent,
 /* How the fewest steps to an outcome or error were achieved. */
 enum { VIA_TERMINAL, VIA_NESTED, VIA_ERROR };
 
+/* The order of witnesses (specs/checker.md, Witnesses): one of `steps`
+   steps and `crashes` crashes beats one of `than_steps` and `than_crashes`
+   when it has fewer steps, or as many and fewer crashes (CHK_NONE steps:
+   no witness yet, which any beats). */
+static inline int chk_shorter(uint32_t steps, uint32_t crashes,
+                              uint32_t than_steps, uint32_t than_crashes)
+{
+    return steps < than_steps ||
+           (steps == than_steps && crashes < than_crashes);
+}
+
 typedef struct {
     uint32_t id;                        /* observation or error id */
     uint32_t steps;

@@ -46,8 +46,7 @@ void chk_relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
             return;
         }
         L->touched[L->ntouched++] = id | (err ? ERRBIT : 0);
-    } else if (b->steps < steps ||
-               (b->steps == steps && b->crashes <= crashes)) {
+    } else if (!chk_shorter(steps, crashes, b->steps, b->crashes)) {
         return;
     }
     b->id = id;
@@ -229,8 +228,7 @@ void chk_recover_all(ChkRun *R)
                 seen[o] = img;
                 out->count++;
             }
-            if (out->best == CHK_NONE || out->best > total ||
-                (out->best == total && out->crashes > b->crashes)) {
+            if (chk_shorter(total, b->crashes, out->best, out->crashes)) {
                 out->best = total;
                 out->crashes = b->crashes;
                 out->state = b->id;
@@ -241,8 +239,7 @@ void chk_recover_all(ChkRun *R)
             const ChkBest *b = &R->mbest[mm->err_first + j];
             uint32_t total = base + b->steps;
             ChkErr *x = &R->err[b->id];
-            if (x->total == CHK_NONE || x->total > total ||
-                (x->total == total && x->crashes > b->crashes + 1)) {
+            if (chk_shorter(total, b->crashes + 1, x->total, x->crashes)) {
                 x->total = total;
                 x->crashes = b->crashes + 1;
                 x->img = img;

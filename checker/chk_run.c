@@ -231,9 +231,9 @@ static void results(ChkRun *R, ChkReport *rep)
         return;
     for (uint32_t e = 0; e < R->errs.n; e++)
         if (R->err[e].total != CHK_NONE &&
-            (besterr == CHK_NONE || R->err[e].total < R->err[besterr].total ||
-             (R->err[e].total == R->err[besterr].total &&
-              R->err[e].crashes < R->err[besterr].crashes)))
+            (besterr == CHK_NONE ||
+             chk_shorter(R->err[e].total, R->err[e].crashes,
+                         R->err[besterr].total, R->err[besterr].crashes)))
             besterr = e;
     for (int k = 0; k < p->nchecks; k++) {
         const LitCheck *c = &p->checks[k];
