@@ -203,7 +203,9 @@ static const char *outcome_text(ChkRun *R, int ph, uint32_t o)
     return t;
 }
 
-/* Shortest-witness outcome of phase ph with cond == want, or NONE. */
+/* The outcome of phase ph with cond == want whose witness is shortest
+   (fewest steps, then fewest crashes; outcomes of phases without
+   recovery all have crashes CHK_NONE), or NONE. */
 static uint32_t best_outcome(ChkRun *R, int ph, const LitCond *c, int want)
 {
     const ChkOutcomes *os = &R->outs[ph];
@@ -213,7 +215,9 @@ static uint32_t best_outcome(ChkRun *R, int ph, const LitCond *c, int want)
             continue;
         if (chk_cond_eval(R, ph, c, chk_table_key(&os->tab, o, NULL)) != want)
             continue;
-        if (best == CHK_NONE || os->o[o].best < os->o[best].best)
+        if (best == CHK_NONE ||
+            chk_shorter(os->o[o].best, os->o[o].crashes, os->o[best].best,
+                        os->o[best].crashes))
             best = o;
     }
     return best;

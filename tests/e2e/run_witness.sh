@@ -69,3 +69,76 @@ Witness error (1 crash), violation 1:
 OUT
 assert_same "the error's witness with one crash" got want
 assert_eq "violations.depth" "$(q w.db "SELECT depth FROM violations")" 1
+
+# The same tie between two outcomes that break a condition: v = 2 is
+# recovered after 15 steps with one crash (image b = 1), v = 1 after 15
+# steps with two (image a = 1, as above). The outcome found first (v = 1)
+# used to be shown.
+cat >tieout.litmus <<'LIT'
+test TieOut "a condition broken as fast with one crash as with two"
+pm a = 0
+pm b = 0
+pm c = 0
+pm v = 0
+kernel k grid 1 block 2 {
+  thread 0 {
+    st a, 1
+  }
+  thread 1 {
+    st b, 1
+  }
+}
+recover {
+  kernel r grid 1 block 1 {
+    ld r0, b
+    bne r0, 0, slow
+    ld r3, a
+    beq r3, 0, end
+    ld r1, c
+    bne r1, 0, fast
+    st c, 1
+    bra end
+  slow:
+    mov r1, 2
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    add r2, r2, 1
+    bra fast
+  fast:
+    st v, r1
+  end:
+  }
+}
+check recovered forall (v == 0)
+LIT
+expect_rc 1 "$GPMC" run tieout.litmus --model strict --no-reduce --db o.db
+sed -n '/^States/,/^  recovered:/p' out | grep -v ' add r2, r2, 1 ' >got
+cat >want <<'OUT'
+States recovered 3
+  v=0  (2)
+  v=1  (1)
+  v=2  (2)
+Check 0 recovered forall (v == 0)
+No
+Positive: 1 Negative: 2
+Witness counterexample (1 crash), violation 1:
+  main program:
+    1. k thread 1 line 11: st b, 1  -- b = 1
+  crash 1 after step 1
+    image: a=0; b=1; c=0; v=0
+  recovery 1:
+    2. r thread 0 line 16: ld r0, b  -- r0 = 1 (b)
+    3. r thread 0 line 17: bne r0, 0, slow  -- taken (1 != 0)
+    4. r thread 0 line 25: mov r1, 2  -- r1 = 2
+    14. r thread 0 line 35: bra fast
+    15. r thread 0 line 37: st v, r1  -- v = 2
+  recovered: v=2
+OUT
+assert_same "the outcome's witness with one crash" got want
+assert_eq "violations.depth" "$(q o.db "SELECT depth FROM violations")" 1
