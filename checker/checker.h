@@ -42,6 +42,11 @@ enum {
     CHK_R_ALL = 15
 };
 
+/* State stores (`--state`): a flat table of byte-packed vectors (fast),
+   or a tree of shared nodes (about a third less memory per state). */
+enum { CHK_STATE_FLAT, CHK_STATE_TREE };
+extern const char *const chk_state_names[2];      /* flat tree */
+
 typedef struct {
     int model;                          /* LIT_STRICT … LIT_HW */
     int naive;                          /* literal semantics, see DESIGN */
@@ -56,6 +61,8 @@ typedef struct {
     int64_t max_memory_kb;              /* 0: half of physical memory;
                                            reaching it ends the check
                                            incomplete */
+    int state;                          /* CHK_STATE_*: how states are
+                                           stored; the report is the same */
     ChkProgressFn progress;             /* NULL: no progress reports */
     void *progress_ctx;
 } ChkOptions;

@@ -23,7 +23,7 @@ int chk_images_init(ChkRun *R)
     chk_table_init(&I->tab, &R->mem);
     I->last = CHK_NONE;
     chk_gate_init(&I->rgate, 1);
-    if (chk_store_init(&I->regions, mw, &R->mem, &I->rgate) ||
+    if (chk_store_init(&I->regions, mw, &R->mem, &I->rgate, R->o.state) ||
         chk_cursor_init(&I->rcur, &I->regions))
         return -1;
     I->rlast.cap = mw;

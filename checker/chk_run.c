@@ -34,6 +34,7 @@ void chk_options_default(ChkOptions *o)
     o->max_states = 1000000;
     o->max_steps = 10000;
     o->reduce = CHK_R_ALL;
+    o->state = CHK_STATE_FLAT;
 }
 
 void chk_options_share(ChkOptions *o, int jobs)
@@ -121,7 +122,8 @@ static int setup(ChkRun *R, char *err, size_t errlen)
         L->until = CHK_NONE;
         L->state.cap = mw;
         L->state.w = lit_calloc(mw, sizeof(uint64_t));
-        if (!L->state.w || chk_space_init(&L->space, mw, &R->mem, &R->gate) ||
+        if (!L->state.w || chk_space_init(&L->space, mw, &R->mem, &R->gate,
+                                          R->o.state) ||
             chk_cursor_init(&L->cur, &L->space.store))
             goto oom;
     }

@@ -10,11 +10,11 @@
 #include "checker/checker_int.h"
 
 int chk_space_init(ChkSpace *sp, uint32_t max_words, ChkMem *mem,
-                   ChkGate *gate)
+                   ChkGate *gate, int kind)
 {
     memset(sp, 0, sizeof *sp);
     sp->mem = mem;
-    return chk_store_init(&sp->store, max_words, mem, gate);
+    return chk_store_init(&sp->store, max_words, mem, gate, kind);
 }
 
 void chk_space_free(ChkSpace *sp)

@@ -108,7 +108,7 @@ static const Opt valued[] = {
     {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
     {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
     {"--threads", HO_RUN}, {"--max-memory", HO_RUN},
-    {"--shard", HO_SUITE},
+    {"--state", HO_RUN}, {"--shard", HO_SUITE},
 };
 
 /* The options without a value (and -D, for the suggestions). */
@@ -337,6 +337,14 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                 return usage_error(cmd, "--max-memory expects a size such as "
                                    "512M or 4G, got '%s'", v);
             o->chk.max_memory_kb = x;
+        } else if (!strcmp(a, "--state") && (allowed & HO_RUN)) {
+            if (!strcmp(v, chk_state_names[CHK_STATE_FLAT]))
+                o->chk.state = CHK_STATE_FLAT;
+            else if (!strcmp(v, chk_state_names[CHK_STATE_TREE]))
+                o->chk.state = CHK_STATE_TREE;
+            else
+                return usage_error(cmd, "--state must be flat or tree, got "
+                                   "'%s'", v);
         } else if (!strcmp(a, "--jobs") && (allowed & HO_SUITE)) {
             if (h_parse_int(v, &x) || x < 1 || x > 256)
                 return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);

@@ -90,12 +90,14 @@ void h_progress_end(HProgress *pg, const ChkReport *r)
             (long long)r->states, s > 0 ? (double)r->states / s : 0.0,
             (long long)r->transitions, mem, s);
     /* as pan's "memory usage for states": what the main program's states
-       cost in the store, per state (tree nodes shared among them) */
+       cost in the store, per state (with --state tree, the nodes shared
+       among them) */
     if (r->store_states) {
         memory(r->store_bytes / 1024, mem, sizeof mem);
-        fprintf(stderr, "; store %s, %.1f B/state, %lld nodes", mem,
-                (double)r->store_bytes / (double)r->store_states,
-                (long long)r->store_nodes);
+        fprintf(stderr, "; store %s, %.1f B/state", mem,
+                (double)r->store_bytes / (double)r->store_states);
+        if (r->store_nodes)
+            fprintf(stderr, ", %lld nodes", (long long)r->store_nodes);
     }
     line_end(pg, 1);
 }

@@ -1,10 +1,11 @@
 /*
  * h_run.c — `gpmc run FILE… [--model …] [-D N=V] [--config K=V]
  * [--crash-depth D] [--naive] [--json] [--max-states N] [--max-steps N]
- * [--timeout S] [--threads N] [--max-memory SIZE] [--db F]`: check each file under each model and print the
- * herd-style report (specs/checker.md). Exit 0 when every check passes, 1
- * when one fails or is incomplete, 2 on input errors (the other files are
- * still checked; nothing is stored for a file that does not parse).
+ * [--timeout S] [--threads N] [--max-memory SIZE] [--state flat|tree]
+ * [--db F]`: check each file under each model and print the herd-style
+ * report (specs/checker.md). Exit 0 when every check passes, 1 when one
+ * fails or is incomplete, 2 on input errors (the other files are still
+ * checked; nothing is stored for a file that does not parse).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@ static const char *run_help =
     "[--config KEY=V]\n"
     "                [--crash-depth D] [--naive] [--json] [--max-states N]\n"
     "                [--max-steps N] [--timeout SECONDS] [--threads N]\n"
-    "                [--max-memory SIZE] [--db F] [--progress]\n"
+    "                [--max-memory SIZE] [--state flat|tree] [--db F]\n"
+    "                [--progress]\n"
     "                [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Explores every execution of each file under each model, injects a crash\n"
     "at every reachable point, runs recovery on every crash image, and prints\n"

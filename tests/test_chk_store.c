@@ -1,9 +1,11 @@
 /*
- * test_chk_store.c — the state store (chk_store.c): every vector has one
- * name however it is reached. A vector put as the successor of any decoded
- * state gets the id it gets from scratch; decoding gives it back; lengths
- * that change the tree's class, zero tails, words at the edges of the
- * inline and big-atom ranges all take part.
+ * test_chk_store.c — the state stores (chk_store.c, chk_flat.c,
+ * chk_tree.c), each test run on both: every vector has one name however it
+ * is reached. A vector put as the successor of any decoded state gets the
+ * id it gets from scratch; decoding gives it back; lengths that change the
+ * tree's class, zero tails, words at the edges of the inline and big-atom
+ * ranges and of the flat records' one- and two-half words all take part.
+ * Renumbering and resetting keep every other vector's name.
  */
 #include "tests/check_util.h"
 
@@ -23,11 +25,14 @@ static uint64_t next(void)
 }
 
 /* A word as states hold them: mostly zero or small, some at the edges of
-   the store's ranges (inline pairs below 2^15, atoms below 2^31). */
+   the stores' ranges (the tree's inline pairs below 2^15 and atoms below
+   2^31; the flat records' numbers, twice the word's low half, below 8, 64
+   and 2^14, and words with a high half). */
 static uint64_t word(void)
 {
-    static const uint64_t edge[] = {0x7FFF, 0x8000, 0x7FFFFFFF, 0x80000000,
-                                    0xFFFFFFFF, 1ull << 32, ~0ull};
+    static const uint64_t edge[] = {3, 4, 31, 32, 8191, 8192, 0x7FFF, 0x8000,
+                                    0x7FFFFFFF, 0x80000000, 0xFFFFFFFF,
+                                    1ull << 32, (1ull << 32) | 3, ~0ull};
     uint64_t r = next() % 100;
     if (r < 45)
         return 0;
@@ -90,11 +95,13 @@ typedef struct {
     uint32_t n;
 } Fix;
 
-static void fix_init(Fix *f)
+static void fix_init(Fix *f, void **state)
 {
     chk_mem_init(&f->mem, 0);
     chk_gate_init(&f->gate, 1);
-    assert_int_equal(chk_store_init(&f->st, MAXW, &f->mem, &f->gate), 0);
+    assert_int_equal(chk_store_init(&f->st, MAXW, &f->mem, &f->gate,
+                                    *(int *)*state),
+                     0);
     assert_int_equal(chk_cursor_init(&f->scratch, &f->st), 0);
     assert_int_equal(chk_cursor_init(&f->walk, &f->st), 0);
     f->known = calloc(4 * NVEC, sizeof *f->known);
@@ -141,8 +148,7 @@ static void test_one_name_per_vector(void **state)
     Vec cur, v;
     uint64_t buf[MAXW] = {0};           /* zero past len, as MdlState */
     MdlState out = {buf, 0, MAXW};
-    (void)state;
-    fix_init(&f);
+    fix_init(&f, state);
     for (int i = 0; i < NVEC; i++) {
         random_vec(&v);
         put_scratch(&f, &v);
@@ -193,8 +199,7 @@ static void test_find(void **state)
     uint64_t buf[MAXW] = {0};           /* zero past len, as MdlState */
     MdlState out = {buf, 0, MAXW}, s;
     uint32_t id;
-    (void)state;
-    fix_init(&f);
+    fix_init(&f, state);
     for (int i = 0; i < 50; i++) {
         random_vec(&v);
         put_scratch(&f, &v);
@@ -218,11 +223,73 @@ static void test_find(void **state)
     fix_free(&f);
 }
 
+/* The parallel explorer's renumbering: of the ids [lo, lo + n), keep of
+   them, permuted, become [lo, lo + keep) and the rest are cut off (a level
+   cut by --max-states); every kept vector keeps its new name (decoding and
+   finding agree), the others below lo theirs. A reset empties the store. */
+static void test_renumber(void **state)
+{
+    Fix f;
+    Vec v;
+    uint64_t buf[MAXW] = {0};
+    MdlState out = {buf, 0, MAXW}, s;
+    uint32_t perm[NVEC], tmp[NVEC], lo = 40, n, keep, id;
+    Vec *old;
+    fix_init(&f, state);
+    for (int i = 0; i < NVEC; i++) {
+        random_vec(&v);
+        put_scratch(&f, &v);
+    }
+    n = f.n - lo;
+    keep = n - 7;
+    for (uint32_t r = 0; r < n; r++)
+        perm[r] = r;
+    for (uint32_t r = n - 1; r > 0; r--) {
+        uint32_t k = (uint32_t)(next() % (r + 1)), t = perm[r];
+        perm[r] = perm[k];
+        perm[k] = t;
+    }
+    chk_store_renumber(&f.st, lo, keep, perm, tmp);
+    chk_store_truncate(&f.st, lo + keep);
+    assert_int_equal(chk_store_count(&f.st), lo + keep);
+    old = calloc(n, sizeof *old);
+    assert_non_null(old);
+    memcpy(old, f.known + lo, n * sizeof *old);
+    for (uint32_t r = 0; r < keep; r++)
+        f.known[lo + r] = old[perm[r]];
+    free(old);
+    f.n = lo + keep;
+    for (uint32_t i = 0; i < f.n; i++) {
+        chk_store_get(&f.st, &f.walk, i, &out);
+        assert_int_equal(out.len, f.known[i].len);
+        assert_memory_equal(buf, f.known[i].w, out.len * sizeof *buf);
+        v = f.known[i];
+        s = as_state(&v);
+        assert_int_equal(chk_store_find(&f.st, &f.scratch, NULL, &s, &id), 0);
+        assert_int_equal(id, i);
+    }
+    assert_int_equal(chk_store_reset(&f.st), 0);
+    assert_int_equal(chk_store_count(&f.st), 0);
+    assert_int_equal(chk_store_find(&f.st, &f.scratch, NULL, &s, &id), 1);
+    f.n = 0;
+    for (int i = 0; i < 100; i++) {
+        random_vec(&v);
+        put_scratch(&f, &v);
+    }
+    fix_free(&f);
+}
+
+static int flat = CHK_STATE_FLAT, tree = CHK_STATE_TREE;
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_name_per_vector),
-        cmocka_unit_test(test_find),
+        cmocka_unit_test_prestate(test_one_name_per_vector, &flat),
+        cmocka_unit_test_prestate(test_one_name_per_vector, &tree),
+        cmocka_unit_test_prestate(test_find, &flat),
+        cmocka_unit_test_prestate(test_find, &tree),
+        cmocka_unit_test_prestate(test_renumber, &flat),
+        cmocka_unit_test_prestate(test_renumber, &tree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
-# --threads N changes nothing a run reports: with 1, 2 and 3 explorer
-# threads, `gpmc run` prints the same bytes (and the same --json) except
-# the Time lines and the peak memory of the Stats lines, which are
+# --threads N and --state change nothing a run reports: with 1, 2 and 3
+# explorer threads, and either store, `gpmc run` prints the same bytes (and
+# the same --json) except the Time lines and the peak memory of the Stats
+# lines, which are
 # measurements. The programs have levels of more than 1024 states, so the
 # parallel explorer runs (PAR_MIN in checker/chk_explore.c): a naive and a
 # reduced exploration with witnesses, a state limit that cuts a level, and
@@ -30,18 +31,25 @@ check noerror
 check crash ~exists (x[0] == 2 && x[1] == 0)
 EOF
 
-# same WHAT ARGS...: the run's output is the same for 1, 2 and 3 threads.
+# same WHAT ARGS...: the run's output is the same for 1, 2 and 3 threads,
+# and with either state store (--state flat, the default, or tree) on 1
+# and 2 threads.
 same() {
     what=$1
     shift
-    for th in 1 2 3; do
-        try "$GPMC" run "$@" --threads "$th"
+    for th in 1 2 3 tree1 tree2; do
+        case $th in
+        tree*) try "$GPMC" run "$@" --state tree --threads "${th#tree}" ;;
+        *) try "$GPMC" run "$@" --threads "$th" ;;
+        esac
         [ "$rc" -le 1 ] || fail "$what --threads $th exited $rc: $(head -c 600 "$T/err")"
         grep -v '^Time ' "$T/out" | sed -E 's/ peak [0-9]+KB$/ peak -/;
             s/"(peak_kb|elapsed_ms)": *[0-9.]+/"\1": -/g' >"$T/t$th"
     done
     assert_same "$what with 2 threads" "$T/t2" "$T/t1"
     assert_same "$what with 3 threads" "$T/t3" "$T/t1"
+    assert_same "$what, tree store" "$T/ttree1" "$T/t1"
+    assert_same "$what, tree store with 2 threads" "$T/ttree2" "$T/t1"
 }
 
 same "P01 T=4 naive" litmus/suite/scale/P01.litmus -D T=4 --model epoch,bepoch \
