@@ -4,7 +4,8 @@
 #
 # Every workload with a Promela twin is explored by gpmc in the mode whose
 # state space equals the twin's (--no-reduce for the strict programs,
-# --naive for P01) with --threads 1 and --threads 2, and by SPIN without
+# --naive for P01) with --threads 1 and --threads 2 (the default, flat
+# state store) and with --threads 1 --state tree, and by SPIN without
 # partial-order reduction; the ratios of CPU time and peak RSS per state
 # are taken from medians measured in this run, the tools taking turns. The
 # same programs are also explored once in gpmc's default mode (every
@@ -147,6 +148,7 @@ cat <<EOF
 gpmc against SPIN $(spin -V | sed 's/Spin Version //; s/ --.*//') on equal state spaces; each figure is the median of $RUNS runs of
 the whole process (/usr/bin/time: wall %e, cpu %U+%S, peak RSS %M), the tools taking turns.
   gpmc:   $GPMC run FILE.litmus --model MODEL --MODE --threads 1|2 $GPMC_FLAGS -D P=V ...
+          (the flat state store; tree: the same with --threads 1 --state tree)
           (MODE no-reduce: strict persists each store at once, so the state is the threads
           and memory, as in Promela; naive: P01's twin, bench/p01.sh $P01)
   spin:   spin $SPIN_FLAGS -DP=V ... FILE.pml; gcc $CC_FLAGS -o pan pan.c; ./pan $PAN_FLAGS
@@ -156,13 +158,13 @@ the whole process (/usr/bin/time: wall %e, cpu %U+%S, peak RSS %M), the tools ta
 
 EOF
 
-echo "workload,model,params,mode,states,transitions,gpmc1_cpu_s,gpmc1_rss_kb,gpmc1_bytes_per_state,gpmc2_wall_s,gpmc2_cpu_s,gpmc2_rss_kb,spin_states,spin_transitions,spin_vector_bytes,spin_compile_s,spin_cpu_s,spin_rss_kb,spin_bytes_per_state,cpu1_ratio,rss1_ratio,cpu2_ratio,rss2_ratio,reduced_states,reduced_cpu_s,por_states,por_cpu_s,equal" >"$CSV"
+echo "workload,model,params,mode,states,transitions,gpmc1_cpu_s,gpmc1_rss_kb,gpmc1_bytes_per_state,gpmc2_wall_s,gpmc2_cpu_s,gpmc2_rss_kb,spin_states,spin_transitions,spin_vector_bytes,spin_compile_s,spin_cpu_s,spin_rss_kb,spin_bytes_per_state,cpu1_ratio,rss1_ratio,cpu2_ratio,rss2_ratio,reduced_states,reduced_cpu_s,por_states,por_cpu_s,equal,tree_cpu_s,tree_rss_kb,tree_cpu_ratio,tree_rss_ratio" >"$CSV"
 
-fmt='%-8s %-6s %-8s %9s %9s | %6s %5s %4s | %5s %6s %5s | %6s %5s %4s %5s | %5s %5s %5s %5s | %8s %5s | %7s %5s | %s\n'
+fmt='%-8s %-6s %-8s %9s %9s | %6s %5s %4s | %5s %6s %5s | %6s %5s %4s %5s | %5s %5s %5s %5s | %6s %5s %5s %5s | %8s %5s | %7s %5s | %s\n'
 # shellcheck disable=SC2059
-printf "$fmt" "" "" "" "" "" "gpmc 1 thread" "" "" "gpmc 2 threads" "" "" "SPIN (no POR)" "" "" "" "gpmc/SPIN" "" "" "" "gpmc reduced" "" "SPIN POR" "" ""
+printf "$fmt" "" "" "" "" "" "gpmc 1 thread" "" "" "gpmc 2 threads" "" "" "SPIN (no POR)" "" "" "" "gpmc/SPIN" "" "" "" "tree store" "" "/SPIN" "" "gpmc reduced" "" "SPIN POR" "" ""
 # shellcheck disable=SC2059
-printf "$fmt" workload model params states trans cpu MB B/st wall cpu MB cpu MB B/st cc_s cpu1 mem1 cpu2 mem2 states cpu states cpu equal
+printf "$fmt" workload model params states trans cpu MB B/st wall cpu MB cpu MB B/st cc_s cpu1 mem1 cpu2 mem2 cpu MB cpu mem states cpu states cpu equal
 
 echo "$WORKLOADS" | while read -r name stem model params mode; do
     [ -n "$name" ] || continue
@@ -196,6 +198,11 @@ echo "$WORKLOADS" | while read -r name stem model params mode; do
                 --threads $th $GPMC_FLAGS $gdefs ||
                 die "gpmc failed on $tag (see $OUT/$tag.gpmc$th.log)"
         done
+        # shellcheck disable=SC2086
+        gpmc_timed "$OUT/$tag.tree.log" "$OUT/$tag.tree.times" \
+            "$GPMC" run "$dir/$stem.litmus" --model "$model" "--$mode" \
+            --threads 1 --state tree $GPMC_FLAGS $gdefs ||
+            die "gpmc failed on $tag (see $OUT/$tag.tree.log)"
         if [ -n "$spin" ]; then
             # shellcheck disable=SC2086
             (cd "$OUT/spin-$name" && timed "$OUT/$tag.pan.log" "$OUT/$tag.pan.times" ./pan $PAN_FLAGS) ||
@@ -213,10 +220,12 @@ echo "$WORKLOADS" | while read -r name stem model params mode; do
             die "pan (POR) failed on $name (see $OUT/$tag.por.log)"
     fi
 
-    for th in 1 2; do gpmc_ok "$OUT/$tag.gpmc$th.log"; done
+    for f in gpmc1 gpmc2 tree; do gpmc_ok "$OUT/$tag.$f.log"; done
     gpmc_ok "$OUT/$tag.red.log"
     [ "$(gpmc_counts "$OUT/$tag.gpmc1.log")" = "$(gpmc_counts "$OUT/$tag.gpmc2.log")" ] ||
         die "$tag: 1 and 2 threads count differently"
+    [ "$(gpmc_counts "$OUT/$tag.gpmc1.log")" = "$(gpmc_counts "$OUT/$tag.tree.log")" ] ||
+        die "$tag: the flat and tree stores count differently"
     # shellcheck disable=SC2046  # split into fields on purpose
     set -- $(gpmc_counts "$OUT/$tag.gpmc1.log") $(summary "$OUT/$tag.gpmc1.times") \
         $(summary "$OUT/$tag.gpmc2.times")
@@ -225,9 +234,12 @@ echo "$WORKLOADS" | while read -r name stem model params mode; do
     # shellcheck disable=SC2046
     set -- $(gpmc_counts "$OUT/$tag.red.log") $(summary "$OUT/$tag.red.times")
     rs=$1 rcpu=$5
+    # shellcheck disable=SC2046
+    set -- $(summary "$OUT/$tag.tree.times")
+    tkb=$2 tcpu=$3
 
     ss=- st=- sv=- scpu=- skb=- sbps=-
-    c1=- m1=- c2=- m2=- ps=- pcpu=- eq=-
+    c1=- m1=- c2=- m2=- ps=- pcpu=- eq=- ct=- mt=-
     if [ -n "$spin" ]; then
         pan_ok "$OUT/$tag.pan.log"
         # shellcheck disable=SC2046  # split into fields on purpose
@@ -238,6 +250,8 @@ echo "$WORKLOADS" | while read -r name stem model params mode; do
         m1=$(ratio "$g1kb" "$skb")
         c2=$(ratio "$g2cpu" "$scpu")
         m2=$(ratio "$g2kb" "$skb")
+        ct=$(ratio "$tcpu" "$scpu")
+        mt=$(ratio "$tkb" "$skb")
         if [ "$gs" -eq "$ss" ] && [ "$gt" -eq $((st - 1)) ]; then eq=yes; else eq=NO; fi
         pan_ok "$OUT/$tag.por.log"
         # shellcheck disable=SC2046  # split into fields on purpose
@@ -248,15 +262,16 @@ echo "$WORKLOADS" | while read -r name stem model params mode; do
     # shellcheck disable=SC2059
     printf "$fmt" "$name" "$model" "$params" "$gs" "$gt" "$g1cpu" "$(mb "$g1kb")" "$g1bps" \
         "$g2sec" "$g2cpu" "$(mb "$g2kb")" "$scpu" "$(mb "$skb")" "$sbps" "$ccs" \
-        "$c1" "$m1" "$c2" "$m2" "$rs" "$rcpu" "$ps" "$pcpu" "$eq"
-    echo "$name,$model,$(echo "$params" | tr ',' ' '),$mode,$gs,$gt,$g1cpu,$g1kb,$g1bps,$g2sec,$g2cpu,$g2kb,$ss,$st,$sv,$ccs,$scpu,$skb,$sbps,$c1,$m1,$c2,$m2,$rs,$rcpu,$ps,$pcpu,$eq" >>"$CSV"
+        "$c1" "$m1" "$c2" "$m2" "$tcpu" "$(mb "$tkb")" "$ct" "$mt" "$rs" "$rcpu" "$ps" "$pcpu" "$eq"
+    echo "$name,$model,$(echo "$params" | tr ',' ' '),$mode,$gs,$gt,$g1cpu,$g1kb,$g1bps,$g2sec,$g2cpu,$g2kb,$ss,$st,$sv,$ccs,$scpu,$skb,$sbps,$c1,$m1,$c2,$m2,$rs,$rcpu,$ps,$pcpu,$eq,$tcpu,$tkb,$ct,$mt" >>"$CSV"
     [ "$eq" != NO ] || echo "bench: $name: state spaces differ (gpmc $gs/$gt, pan $ss/$st)" >&2
 done
 
 rm -f "$OUT/time.tmp"
 echo
 echo "cpu: seconds (user + sys); wall: seconds; MB: peak RSS; B/st: peak RSS per state;"
-echo "gpmc/SPIN: cpu and peak RSS of gpmc with 1 and 2 threads over SPIN's (no POR); cc_s: spin -a + gcc."
+echo "gpmc/SPIN: cpu and peak RSS of gpmc with 1 and 2 threads over SPIN's (no POR); tree store: gpmc"
+echo "with --threads 1 --state tree, and over SPIN's; cc_s: spin -a + gcc."
 echo "CSV: $CSV"
 if grep -q ',NO$' "$CSV"; then
     echo "bench: some state spaces differ between gpmc and SPIN" >&2

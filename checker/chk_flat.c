@@ -102,24 +102,38 @@ static inline void put_number(Packer *o, uint64_t x)
     }
 }
 
+static inline void put_word(Packer *o, uint64_t w)
+{
+    uint64_t hi = w >> 32;
+    put_number(o, (w & 0xFFFFFFFFull) << 1 | (hi != 0));
+    if (hi)
+        put_number(o, hi);
+}
+
 /* Packs s into buf (VARINT_MAX + 10 bytes a word): *rec is where the
-   record starts in buf; returns its length. */
+   record starts in buf; returns its length. Two words below 4 with no
+   number held (runs of them are common: zero words, the persisted image)
+   are one pair byte, written at once. */
 static uint32_t pack(const MdlState *s, uint8_t *buf, const uint8_t **rec)
 {
     Packer o = {buf + VARINT_MAX, -1};
-    uint8_t pre[VARINT_MAX];
-    uint32_t n, k;
-    for (uint32_t i = 0; i < s->len; i++) {
-        uint64_t w = s->w[i], hi = w >> 32;
-        put_number(&o, (w & 0xFFFFFFFFull) << 1 | (hi != 0));
-        if (hi)
-            put_number(&o, hi);
+    uint32_t n, k = 1, i = 0;
+    const uint32_t len = s->len;        /* not reloaded after byte stores */
+    const uint64_t *w = s->w;
+    while (i < len) {
+        if (o.held < 0 && i + 1 < len && (w[i] | w[i + 1]) < 4) {
+            *o.p++ = (uint8_t)(0x40 | w[i] << 4 | w[i + 1] << 1);
+            i += 2;
+            continue;
+        }
+        put_word(&o, w[i++]);
     }
     if (o.held >= 0)
         *o.p++ = (uint8_t)o.held;
     n = (uint32_t)(o.p - buf - VARINT_MAX);
-    k = (uint32_t)(put_varint(pre, n) - pre);
-    memcpy(buf + VARINT_MAX - k, pre, k);
+    while (n >> (7 * k))
+        k++;
+    put_varint(buf + VARINT_MAX - k, n);
     *rec = buf + VARINT_MAX - k;
     return k + n;
 }
@@ -150,18 +164,28 @@ static inline uint64_t get_number(Unpacker *u)
     return x << 7 | (b & 0x7F);
 }
 
-static uint64_t rec_hash(const uint8_t *r, uint32_t n)
+/* The hash of a record of n bytes; over, when the 7 bytes after it may be
+   read (a record in the cursor's ring, never one in the arena). */
+static inline uint64_t rec_hash(const uint8_t *r, uint32_t n, int over)
 {
     uint64_t h = n, x;
     uint32_t i = 0;
     for (; i + 8 <= n; i += 8) {
         memcpy(&x, r + i, 8);
         h = (h ^ x) * 0x9E3779B97F4A7C15ull;
-        h ^= h >> 29;
     }
     if (i < n) {
-        x = 0;
-        memcpy(&x, r + i, n - i);
+        if (over) {
+            memcpy(&x, r + i, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            x = __builtin_bswap64(x);
+#endif
+            x &= ~0ull >> (64 - 8 * (n - i));
+        } else {
+            x = 0;
+            for (uint32_t j = n; j-- > i;)
+                x = x << 8 | r[j];
+        }
         h = (h ^ x) * 0x9E3779B97F4A7C15ull;
     }
     return chk_mix(h);
@@ -324,7 +348,7 @@ static int put(ChkStore *st, const ChkRoot *r, int find, uint32_t *id)
 static uint64_t slot_of(const ChkStore *st, uint32_t id)
 {
     const uint8_t *r = rec_at(st, id);
-    uint64_t i = tag_of(rec_hash(r, rec_len(r))) & st->fmask;
+    uint64_t i = tag_of(rec_hash(r, rec_len(r), 0)) & st->fmask;
     while ((uint32_t)atomic_load_explicit(&st->fslot[i],
                                           memory_order_relaxed) != id + 1)
         i = (i + 1) & st->fmask;
@@ -384,7 +408,7 @@ static void encode_into(const ChkStore *st, ChkCursor *c, const MdlState *s,
     uint8_t *buf = c->ring + (size_t)(c->next++ % CHK_RING) * c->ringrec;
     assert(s->len + 1 <= st->natoms);
     r->nrec = pack(s, buf, &r->rec);
-    r->key[0] = rec_hash(r->rec, r->nrec);
+    r->key[0] = rec_hash(r->rec, r->nrec, 1);
     r->key[1] = 0;
     r->cls = 0;
 }
