@@ -32,21 +32,14 @@ void chk_table_reset(ChkTable *t)
         memset(t->slot, 0, t->nslot * sizeof *t->slot);
 }
 
-/* A word's share of a key's hash: by position, and none for zero. */
-static inline uint64_t word_hash(uint32_t i, uint64_t v)
-{
-    if (!v)
-        return 0;
-    return chk_mix(v * 0x9E3779B97F4A7C15ull +
-                   (uint64_t)(i + 1) * 0xD6E8FEB86659FD93ull);
-}
-
+/* One multiply a word, the mixing once at the end (the index takes the
+   hash's top bits for its tag and its low bits for the slot). */
 uint64_t chk_hash_words(const uint64_t *w, uint32_t n)
 {
-    uint64_t h = 0;
+    uint64_t h = n;
     for (uint32_t i = 0; i < n; i++)
-        h += word_hash(i, w[i]);
-    return h;
+        h = (h ^ w[i]) * 0x9E3779B97F4A7C15ull;
+    return chk_mix(h);
 }
 
 size_t chk_table_bytes(const ChkTable *t)
