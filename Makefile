@@ -6,7 +6,7 @@
 #   make run        the bundled suite under every model into results/gpmc.db,
 #                   then the verdict matrix and results/report.html
 #   make bench      benchmarks: gpmc against SPIN per state, scaling with
-#                   threads, the 8-thread goal (bench/README.md; ~7 min)
+#                   threads, the 8-thread goal (bench/README.md; ~11 min)
 #   make paper      the documents' claims against the timing model: the
 #                   table in specs/timing.md and specs/paper/*.svg
 #   make deps       install missing build and test dependencies (Debian)
