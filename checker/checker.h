@@ -42,10 +42,14 @@ enum {
     CHK_R_ALL = 15
 };
 
-/* State stores (`--state`): a flat table of byte-packed vectors (fast),
-   or a tree of shared nodes (about a third less memory per state). */
-enum { CHK_STATE_FLAT, CHK_STATE_TREE };
-extern const char *const chk_state_names[2];      /* flat tree */
+/* State stores (`--state`): a flat table of byte-packed vectors (fast on
+   short vectors), or a tree of shared nodes (less memory, and less time,
+   where vectors are long and a step changes few of their words). auto:
+   flat when the model's longest vector has at most CHK_FLAT_MAX_WORDS
+   words, else tree. */
+enum { CHK_STATE_FLAT, CHK_STATE_TREE, CHK_STATE_AUTO };
+extern const char *const chk_state_names[3];      /* flat tree auto */
+#define CHK_FLAT_MAX_WORDS 1024
 
 typedef struct {
     int model;                          /* LIT_STRICT … LIT_HW */
@@ -62,7 +66,8 @@ typedef struct {
                                            reaching it ends the check
                                            incomplete */
     int state;                          /* CHK_STATE_*: how states are
-                                           stored; the report is the same */
+                                           stored; the report is the same
+                                           (default auto) */
     ChkProgressFn progress;             /* NULL: no progress reports */
     void *progress_ctx;
 } ChkOptions;

@@ -20,11 +20,12 @@
  * short witnesses go to the lowest id. Hash values never decide an order.
  *
  * THE STATE STORE (chk_store.c). A state is the model's vector of 64-bit
- * words w[0..len). Two stores keep it (`--state`), behind one set of
+ * words w[0..len). Two stores keep it (`--state`; auto: flat for vectors
+ * of at most CHK_FLAT_MAX_WORDS words, else tree), behind one set of
  * operations (ChkStoreOps), with the same ids for the same vectors in the
  * same order, so a report does not depend on the choice.
  *
- * The flat store (chk_flat.c, the default) packs the vector into a record
+ * The flat store (chk_flat.c) packs the vector into a record
  * of bytes (a word below 4 in half a byte, a small address with a small
  * owner in one or two; the format is described there), appends it to an
  * arena and indexes it in one open-addressing table: a lookup hashes the

@@ -34,7 +34,7 @@ void chk_options_default(ChkOptions *o)
     o->max_states = 1000000;
     o->max_steps = 10000;
     o->reduce = CHK_R_ALL;
-    o->state = CHK_STATE_FLAT;
+    o->state = CHK_STATE_AUTO;
 }
 
 void chk_options_share(ChkOptions *o, int jobs)
@@ -98,6 +98,8 @@ static int setup(ChkRun *R, char *err, size_t errlen)
     const LitProgram *p = R->p;
     uint32_t mw = mdl_max_words(R->m);
     size_t ob = (size_t)p->pm_words + (size_t)p->dram_words + 1;
+    if (R->o.state == CHK_STATE_AUTO)
+        R->o.state = mw <= CHK_FLAT_MAX_WORDS ? CHK_STATE_FLAT : CHK_STATE_TREE;
     for (int k = 0; k < 3; k++) {
         chk_table_init(&R->outs[k].tab, &R->mem);
         if (R->proj[k].nitems > 0 && (size_t)R->proj[k].nitems + 1 > ob)

@@ -8,7 +8,7 @@
 
 #include "checker/checker_int.h"
 
-const char *const chk_state_names[2] = {"flat", "tree"};
+const char *const chk_state_names[3] = {"flat", "tree", "auto"};
 
 int chk_store_init(ChkStore *st, uint32_t max_words, ChkMem *mem,
                    ChkGate *gate, int kind)

@@ -338,13 +338,13 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                                    "512M or 4G, got '%s'", v);
             o->chk.max_memory_kb = x;
         } else if (!strcmp(a, "--state") && (allowed & HO_RUN)) {
-            if (!strcmp(v, chk_state_names[CHK_STATE_FLAT]))
-                o->chk.state = CHK_STATE_FLAT;
-            else if (!strcmp(v, chk_state_names[CHK_STATE_TREE]))
-                o->chk.state = CHK_STATE_TREE;
-            else
-                return usage_error(cmd, "--state must be flat or tree, got "
-                                   "'%s'", v);
+            int k = 0;
+            while (k < 3 && strcmp(v, chk_state_names[k]))
+                k++;
+            if (k == 3)
+                return usage_error(cmd, "--state must be auto, flat or tree, "
+                                   "got '%s'", v);
+            o->chk.state = k;
         } else if (!strcmp(a, "--jobs") && (allowed & HO_SUITE)) {
             if (h_parse_int(v, &x) || x < 1 || x > 256)
                 return usage_error(cmd, "--jobs must be 1..256, got '%s'", v);

@@ -1,7 +1,7 @@
 /*
  * h_run.c — `gpmc run FILE… [--model …] [-D N=V] [--config K=V]
  * [--crash-depth D] [--naive] [--json] [--max-states N] [--max-steps N]
- * [--timeout S] [--threads N] [--max-memory SIZE] [--state flat|tree]
+ * [--timeout S] [--threads N] [--max-memory SIZE] [--state auto|flat|tree]
  * [--db F]`: check each file under each model and print the herd-style
  * report (specs/checker.md). Exit 0 when every check passes, 1 when one
  * fails or is incomplete, 2 on input errors (the other files are still
@@ -18,7 +18,7 @@ static const char *run_help =
     "[--config KEY=V]\n"
     "                [--crash-depth D] [--naive] [--json] [--max-states N]\n"
     "                [--max-steps N] [--timeout SECONDS] [--threads N]\n"
-    "                [--max-memory SIZE] [--state flat|tree] [--db F]\n"
+    "                [--max-memory SIZE] [--state auto|flat|tree] [--db F]\n"
     "                [--progress]\n"
     "                [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Explores every execution of each file under each model, injects a crash\n"

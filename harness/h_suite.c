@@ -29,7 +29,7 @@ static const char *suite_help =
     "                  [--shard I/N] [--resume] [-D NAME=V] [--config KEY=V]\n"
     "                  [--crash-depth D] [--naive] [--max-states N]\n"
     "                  [--max-steps N] [--timeout SECONDS] [--threads N]\n"
-    "                  [--max-memory SIZE] [--state flat|tree]\n"
+    "                  [--max-memory SIZE] [--state auto|flat|tree]\n"
     "                  [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Checks every .litmus file (directories are searched recursively) under\n"
     "every model into the results database (default results/gpmc.db) and\n"

@@ -1,12 +1,12 @@
 #!/bin/sh
 # --threads N and --state change nothing a run reports: with 1, 2 and 3
-# explorer threads, and either store, `gpmc run` prints the same bytes (and
+# explorer threads, and each store, `gpmc run` prints the same bytes (and
 # the same --json) except the Time lines and the peak memory of the Stats
-# lines, which are
-# measurements. The programs have levels of more than 1024 states, so the
-# parallel explorer runs (PAR_MIN in checker/chk_explore.c): a naive and a
-# reduced exploration with witnesses, a state limit that cuts a level, and
-# runtime errors (a failed assert) and a livelock met on several threads.
+# lines, which are measurements. The programs have levels of more than 1024
+# states, so the parallel explorer runs (PAR_MIN in checker/chk_explore.c):
+# a naive and a reduced exploration with witnesses, a state limit that cuts
+# a level, and runtime errors (a failed assert) and a livelock met on
+# several threads.
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -32,13 +32,14 @@ check crash ~exists (x[0] == 2 && x[1] == 0)
 EOF
 
 # same WHAT ARGS...: the run's output is the same for 1, 2 and 3 threads,
-# and with either state store (--state flat, the default, or tree) on 1
+# and with each state store (--state flat, tree; the default is auto) on 1
 # and 2 threads.
 same() {
     what=$1
     shift
-    for th in 1 2 3 tree1 tree2; do
+    for th in 1 2 3 flat1 flat2 tree1 tree2; do
         case $th in
+        flat*) try "$GPMC" run "$@" --state flat --threads "${th#flat}" ;;
         tree*) try "$GPMC" run "$@" --state tree --threads "${th#tree}" ;;
         *) try "$GPMC" run "$@" --threads "$th" ;;
         esac
@@ -48,8 +49,10 @@ same() {
     done
     assert_same "$what with 2 threads" "$T/t2" "$T/t1"
     assert_same "$what with 3 threads" "$T/t3" "$T/t1"
-    assert_same "$what, tree store" "$T/ttree1" "$T/t1"
-    assert_same "$what, tree store with 2 threads" "$T/ttree2" "$T/t1"
+    for st in flat tree; do
+        assert_same "$what, $st store" "$T/t${st}1" "$T/t1"
+        assert_same "$what, $st store with 2 threads" "$T/t${st}2" "$T/t1"
+    done
 }
 
 same "P01 T=4 naive" litmus/suite/scale/P01.litmus -D T=4 --model epoch,bepoch \

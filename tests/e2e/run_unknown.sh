@@ -121,6 +121,14 @@ for t in 1 2; do
     assert_grep "tree store figures, $t threads" \
         '^gpmc: bench-arith strict: done, 1709 states, .*, 2980 transitions, .*; store 150 kB, 89.9 B/state, 86 nodes$' err
 done
+# --state auto (the default) takes the tree store where the model's vectors
+# may be longer than 1024 words (hw's are), the flat one elsewhere
+expect_rc 0 "$GPMC" run "$ROOT/litmus/suite/scale/P01.litmus" -D T=2 \
+    --model hw --naive --progress
+assert_grep "hw: the tree store" '; store [0-9.]* [kMG]B, [0-9.]* B/state, [0-9]* nodes$' err
+expect_rc 0 "$GPMC" run "$ROOT/litmus/suite/scale/P01.litmus" -D T=2 \
+    --model hw --naive --progress --state flat
+assert_grep "hw, --state flat" '; store [0-9.]* [kMG]B, [0-9.]* B/state$' err
 # without --progress and off a terminal: nothing on stderr
 expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
     --no-reduce --max-states 100000000 -D N=8 -D R=3 --timeout 1.5
