@@ -1,5 +1,5 @@
 /* fuzz_check: the whole pipeline with small limits, and the default
-   explorer against --naive (fuzz.h). */
+   explorer against --naive on the other state store (fuzz.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +50,11 @@ static ChkReport *check(const LitProgram *p, int model, int naive)
     o.list_images = 1;
     o.threads = 1;
     o.max_memory_kb = 512 * 1024;
+    /* --naive on the store the default mode's auto does not take (the tree
+       under the abstract models, flat under hw): agreeing, the two runs
+       also compare the stores */
+    if (naive)
+        o.state = model == LIT_HW ? CHK_STATE_FLAT : CHK_STATE_TREE;
     ChkReport *r = NULL;
     char err[256];
     if (chk_run(p, &o, &r, err, sizeof err))
