@@ -506,7 +506,17 @@ static uint32_t flat_nodes(const ChkStore *st)
 }
 
 const ChkStoreOps chk_flat_ops = {
-    flat_init, flat_free, flat_reset, flat_cursor_init, flat_cursor_free,
-    flat_encode, flat_add, flat_find, flat_get, flat_prefetch, flat_renumber,
-    flat_bytes, flat_nodes,
+    .init = flat_init,
+    .free = flat_free,
+    .reset = flat_reset,
+    .cursor_init = flat_cursor_init,
+    .cursor_free = flat_cursor_free,
+    .encode = flat_encode,
+    .add = flat_add,
+    .find = flat_find,
+    .get = flat_get,
+    .prefetch = flat_prefetch,
+    .renumber = flat_renumber,
+    .bytes = flat_bytes,
+    .nodes = flat_nodes,
 };

@@ -769,7 +769,17 @@ static uint32_t tree_nodes(const ChkStore *st)
 }
 
 const ChkStoreOps chk_tree_ops = {
-    tree_init, tree_free, tree_reset, tree_cursor_init, tree_cursor_free,
-    tree_encode, tree_add, tree_find, tree_get, tree_prefetch, tree_renumber,
-    tree_bytes, tree_nodes,
+    .init = tree_init,
+    .free = tree_free,
+    .reset = tree_reset,
+    .cursor_init = tree_cursor_init,
+    .cursor_free = tree_cursor_free,
+    .encode = tree_encode,
+    .add = tree_add,
+    .find = tree_find,
+    .get = tree_get,
+    .prefetch = tree_prefetch,
+    .renumber = tree_renumber,
+    .bytes = tree_bytes,
+    .nodes = tree_nodes,
 };
