@@ -276,6 +276,13 @@ typedef struct {
 
 typedef struct ChkStoreOps ChkStoreOps;
 
+/* Both stores' open-addressing tables (mask + 1 slots) are doubled at 3/4
+   load. */
+static inline int chk_full(uint64_t used, uint64_t mask)
+{
+    return used * 4 >= (mask + 1) * 3;
+}
+
 /* Common to both stores: ids, `order` (id -> where the state is), the
    limit; then each store's own part. */
 typedef struct {

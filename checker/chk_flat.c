@@ -248,24 +248,19 @@ static int rehash(ChkStore *st, uint64_t nslots)
     return 0;
 }
 
-static int full(const ChkStore *st)
-{
-    return (uint64_t)atomic_load(&((ChkStore *)st)->fused) * 4 >=
-           (st->fmask + 1) * 3;
-}
-
 /* Under the gate's exclusion: doubles the table if it is still full. */
 static void grow(void *arg)
 {
     ChkStore *st = arg;
-    if (!atomic_load(&st->failed) && full(st) &&
+    if (!atomic_load(&st->failed) &&
+        chk_full(atomic_load(&st->fused), st->fmask) &&
         rehash(st, (st->fmask + 1) * 2))
         atomic_store(&st->failed, 1);
 }
 
 static int ensure_room(ChkStore *st)
 {
-    if (full(st))
+    if (chk_full(atomic_load(&st->fused), st->fmask))
         chk_gate_exclusive(st->gate, grow, st);
     return atomic_load(&st->failed) ? -1 : 0;
 }
@@ -409,8 +404,6 @@ static void encode_into(const ChkStore *st, ChkCursor *c, const MdlState *s,
     assert(s->len + 1 <= st->natoms);
     r->nrec = pack(s, buf, &r->rec);
     r->key[0] = rec_hash(r->rec, r->nrec, 1);
-    r->key[1] = 0;
-    r->cls = 0;
 }
 
 static int flat_encode(ChkStore *st, ChkCursor *c, const MdlState *prev,

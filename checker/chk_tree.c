@@ -113,11 +113,6 @@ static int rehash_roots(ChkStore *st, int cls, uint64_t nslots)
     return 0;
 }
 
-static int full(uint32_t used, uint64_t mask)
-{
-    return (uint64_t)used * 4 >= (mask + 1) * 3;
-}
-
 /* Under the gate's exclusion: doubles the index if it is still too full
    (every thread that saw it full asks; the first one does it). */
 static void grow(void *arg)
@@ -128,11 +123,11 @@ static void grow(void *arg)
     if (atomic_load(&st->failed))
         return;
     if (g->cls < 0) {
-        if (full(atomic_load(&st->nused), st->nmask))
+        if (chk_full(atomic_load(&st->nused), st->nmask))
             r = rehash_nodes(st, (st->nmask + 1) * 2);
     } else if (!st->root[g->cls].slot) {
         r = rehash_roots(st, g->cls, MIN_SLOTS);
-    } else if (full(atomic_load(&st->root[g->cls].used),
+    } else if (chk_full(atomic_load(&st->root[g->cls].used),
                     st->root[g->cls].mask)) {
         r = rehash_roots(st, g->cls, (st->root[g->cls].mask + 1) * 2);
     }
@@ -142,9 +137,9 @@ static void grow(void *arg)
 
 static int ensure_room(ChkStore *st, int cls)
 {
-    int f = cls < 0 ? full(atomic_load(&st->nused), st->nmask)
+    int f = cls < 0 ? chk_full(atomic_load(&st->nused), st->nmask)
                     : !st->root[cls].slot ||
-                          full(atomic_load(&st->root[cls].used),
+                          chk_full(atomic_load(&st->root[cls].used),
                                st->root[cls].mask);
     if (f) {
         Grow g = {st, cls};

@@ -338,10 +338,11 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                                    "512M or 4G, got '%s'", v);
             o->chk.max_memory_kb = x;
         } else if (!strcmp(a, "--state") && (allowed & HO_RUN)) {
-            int k = 0;
-            while (k < 3 && strcmp(v, chk_state_names[k]))
+            int k = 0, n = (int)(sizeof chk_state_names /
+                                 sizeof *chk_state_names);
+            while (k < n && strcmp(v, chk_state_names[k]))
                 k++;
-            if (k == 3)
+            if (k == n)
                 return usage_error(cmd, "--state must be auto, flat or tree, "
                                    "got '%s'", v);
             o->chk.state = k;
