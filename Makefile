@@ -29,7 +29,8 @@ DEBS_TEST := libcmocka-dev sqlite3 python3 chromium
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-SUBSYS  := litmus model model/timing checker results harness
+SUBSYS  := base litmus model model/abstract model/hw model/reduce timing store \
+           checker results harness
 SRCS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.c))
 MAIN    := harness/gpmc.c
 LIBSRCS := $(filter-out $(MAIN),$(SRCS))

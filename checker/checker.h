@@ -135,7 +135,7 @@ typedef struct {
                                            "w0 w1 …" over all PM words,
                                            sorted */
     const char *notes;                  /* one-time notes, '\n'-separated */
-    LitArena *arena;                    /* owns everything above */
+    BaseArena *arena;                    /* owns everything above */
 } ChkReport;
 
 /* 0 and *out set (whatever the verdicts); nonzero only when gpmc itself

@@ -19,67 +19,7 @@
  * order; every table assigns ids in insertion order; ties between equally
  * short witnesses go to the lowest id. Hash values never decide an order.
  *
- * THE STATE STORE (chk_store.c). A state is the model's vector of 64-bit
- * words w[0..len). Two stores keep it (`--state`; auto: flat for vectors
- * of at most CHK_FLAT_MAX_WORDS words, else tree), behind one set of
- * operations (ChkStoreOps), with the same ids for the same vectors in the
- * same order, so a report does not depend on the choice.
- *
- * The flat store (chk_flat.c) packs the vector into a record
- * of bytes (a word below 4 in half a byte, a small address with a small
- * owner in one or two; the format is described there), appends it to an
- * arena and indexes it in one open-addressing table: a lookup hashes the
- * record and compares it with at most one stored record, as SPIN does with
- * its state vectors. P01 5x6 `--naive`: records of 36 bytes on average,
- * 53 bytes a state with the table and `order` (78 as the segments are
- * allocated), a peak of 360 MB against the tree's 330 MB, in a third less
- * time.
- *
- * The tree store (chk_tree.c) keeps it in LTSmin's tree compression
- * (Laarman, van de Pol, Weber, "Parallel Recursive State Compression for
- * Free", SPIN 2011). The vector is first read as natoms = 1 + max_words
- * 32-bit atoms: atom a < len is word a, atom len is a mark (MARK, not
- * zero), the atoms beyond it are zero, so len is the position of the last
- * atom that is not zero. (The mark sits where a successor's changes mostly
- * are already: the pending entries at the end of the vector come and go
- * with len. Kept in atom 0 as first, len cost a path of its own at almost
- * every transition of P01: 18 node computations per transition, not 15,
- * and 3.5x the nodes.) A word
- * below 2^31 is its own atom; a larger one is BIG | the id of a node holding
- * the whole word. A fixed balanced binary tree over the atoms (heap order,
- * the same for every state of a size class) turns each internal node into
- * a 64-bit key, left | right << 32, of its children's atoms or node ids;
- * the keys of the nodes below the root's two children are interned in one
- * node table, so the subtrees that states share (a thread's registers, the
- * persisted image, the zero tail) are stored once. The root's two children
- * are not nodes: their two keys, 128 bits, identify the state and are the
- * entry of the root table. (They would be nodes nearly as new as the state
- * itself, each an extra lookup that misses the cache; a wider root entry
- * costs less.) The second key holds the mark (len >= 2^(class - 1)), so it
- * is never 0 and claims the slot. So a state costs its root (16 bytes plus
- * index slack) and
- * the nodes nobody had before it, usually few: successors differ from
- * their parent in a few atoms, and encoding starts from the parent's tree
- * (ChkCursor), re-interning only the paths above changed atoms, level by
- * level from the bottom, through a per-thread cache of recent node keys.
- * A node whose two children are both below 2^15 (small atoms, the first
- * nodes interned: zero subtrees, idle threads) is not interned at all: its
- * parent names it inline, IMM | left << 15 | right. Whether a node is
- * inline depends only on its children, so every vector still has exactly
- * one root (tests/test_chk_store.c puts vectors from scratch and as
- * successors of other states and compares).
- *
- * Both tables are open-addressing with linear probing, grown at 3/4 load.
- * Node slots hold 32 bits of the key's hash and the node id, so a probe
- * rejects other keys without leaving the slot array; node keys live in a
- * dense array. Root slots hold the root key itself (a probe compares in
- * place, one cache miss for a state seen before, prefetched while up to
- * eight later successors are encoded) and a parallel array the state id;
- * `order` maps ids back to slots for decoding. Ids are dense, in insertion
- * order. Several threads insert at once: a slot is claimed by
- * compare-and-swap, the dense arrays are segmented (ChkSeg) so they never
- * move, and the slot arrays are doubled by one thread while the others wait
- * at the gate between two states (ChkGate).
+ * The states of an exploration are kept by store/ (store.h).
  *
  * THE SPACE AND ITS EXPLORER (chk_space.c, chk_explore.c). A space is one
  * exploration: its store, the BFS parent of every state (the only per-state
@@ -122,89 +62,11 @@
 
 #include "checker/checker.h"
 #include "model/model.h"
+#include "store/store.h"
 
 #define CHK_NONE 0xFFFFFFFFu
 
-/* The 64-bit finalizer of MurmurHash3: every bit of x moves every bit of
-   the result. The tables' hashes all end in it. */
-static inline uint64_t chk_mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xFF51AFD7ED558CCDull;
-    x ^= x >> 33;
-    x *= 0xC4CEB9FE1A85EC53ull;
-    x ^= x >> 33;
-    return x;
-}
-
-/* ---- memory budget (chk_mem.c) ------------------------------------------ */
-
-enum { CHK_MEM_OK, CHK_MEM_OOM, CHK_MEM_BUDGET };
-
-typedef struct {
-    _Atomic int64_t used, peak;         /* bytes charged */
-    int64_t limit;                      /* 0: none */
-    _Atomic int failed;                 /* CHK_MEM_*: why a block was refused */
-} ChkMem;
-
-void chk_mem_init(ChkMem *m, int64_t limit);
-int64_t chk_mem_default_limit(void);
-/* A zeroed block charged to m; NULL (and m->failed set) when refused. */
-void *chk_mem_alloc(ChkMem *m, size_t n);
-void chk_mem_free(ChkMem *m, void *p);
-void chk_mem_fail(ChkMem *m, int why);
-/* LIT_GROW for charged blocks: room for `need` elements, doubling. */
-int chk_mem_grow(ChkMem *m, void *arrp, size_t *cap, size_t need, size_t elem);
-#define CHK_GROW(mem, arr, cap, need) \
-    chk_mem_grow((mem), &(arr), &(cap), (need), sizeof *(arr))
-
-/* ---- segmented arrays (chk_seg.c) --------------------------------------- */
-
-#define CHK_SEG_SHIFT 12
-#define CHK_SEG_FIRST (1u << CHK_SEG_SHIFT)
-#define CHK_SEG_MAX 21
-
-typedef struct {
-    void *_Atomic seg[CHK_SEG_MAX];
-    size_t elem;
-    ChkMem *mem;
-    pthread_mutex_t mu;
-} ChkSeg;
-
-void chk_seg_init(ChkSeg *a, ChkMem *mem, size_t elem);
-void chk_seg_free(ChkSeg *a);
-/* Makes element i addressable: 0, or -1 out of memory. */
-int chk_seg_ensure(ChkSeg *a, uint64_t i);
-size_t chk_seg_bytes(const ChkSeg *a);
-
-static inline int chk_seg_index(uint64_t i)
-{
-    return 63 - __builtin_clzll((i >> CHK_SEG_SHIFT) + 1);
-}
-
-static inline void *chk_seg_at(const ChkSeg *a, uint64_t i)
-{
-    int s = chk_seg_index(i);
-    uint64_t off = i - ((((uint64_t)1 << s) - 1) << CHK_SEG_SHIFT);
-    void *p = atomic_load_explicit(&((ChkSeg *)a)->seg[s],
-                                   memory_order_relaxed);
-    return (char *)p + off * a->elem;
-}
-
 /* ---- threads (chk_pool.c) ----------------------------------------------- */
-
-typedef struct {
-    _Atomic int active, want;
-    int nthreads;
-    pthread_mutex_t mu;
-} ChkGate;
-
-void chk_gate_init(ChkGate *g, int nthreads);
-void chk_gate_free(ChkGate *g);
-void chk_gate_enter(ChkGate *g);
-void chk_gate_leave(ChkGate *g);
-/* From inside: runs fn alone, every other thread outside the gate. */
-void chk_gate_exclusive(ChkGate *g, void (*fn)(void *), void *arg);
 
 typedef struct ChkPool ChkPool;
 
@@ -230,202 +92,11 @@ int chk_pool_start(ChkPool *pl, int nthreads);
 void chk_pool_run(ChkPool *pl, void (*fn)(void *, int), void *ctx);
 void chk_pool_stop(ChkPool *pl);
 
-/* ---- interning tables (chk_table.c) -------------------------------------- */
-
-/* Word vectors of any length to dense ids in insertion order (images,
-   outcomes, errors, memo keys: nothing per state). Keys live in one growing
-   array; a slot holds the id + 1 in its low half and the top half of the
-   key's hash in its high half, so a probe rejects most other keys without
-   touching them. One thread only. */
-typedef struct {
-    uint64_t off;                       /* first word in words */
-    uint64_t hash;                      /* for growing the index */
-    uint32_t len;
-} ChkKey;
-
-typedef struct {
-    ChkMem *mem;
-    uint64_t *words;
-    size_t nwords, capw;
-    ChkKey *key;
-    size_t cap;
-    uint32_t n;
-    uint64_t *slot;
-    uint32_t nslot;                     /* power of two */
-} ChkTable;
-
-void chk_table_init(ChkTable *t, ChkMem *mem);
-void chk_table_free(ChkTable *t);
-void chk_table_reset(ChkTable *t);
-/* 1 when the key is new, 0 when it was there, -1 out of memory. */
-int chk_table_put(ChkTable *t, const uint64_t *key, uint32_t len, uint32_t *id);
-const uint64_t *chk_table_key(const ChkTable *t, uint32_t id, uint32_t *len);
-uint64_t chk_hash_words(const uint64_t *w, uint32_t n);
-size_t chk_table_bytes(const ChkTable *t);
-
-/* ---- the state store (chk_store.c) --------------------------------------- */
-
-#define CHK_CLASSES 20                  /* vectors up to 2^19 words */
-
-typedef struct {
-    _Atomic uint64_t *slot;             /* root keys (2 words), 0: empty */
-    _Atomic uint32_t *id;               /* state id + 1 per slot */
-    uint64_t mask;
-    _Atomic uint32_t used;
-} ChkRoots;
-
-typedef struct ChkStoreOps ChkStoreOps;
-
-/* Both stores' open-addressing tables (mask + 1 slots) are doubled at 3/4
-   load. */
-static inline int chk_full(uint64_t used, uint64_t mask)
-{
-    return used * 4 >= (mask + 1) * 3;
-}
-
-/* Common to both stores: ids, `order` (id -> where the state is), the
-   limit; then each store's own part. */
-typedef struct {
-    const ChkStoreOps *ops;
-    ChkMem *mem;
-    ChkGate *gate;
-    uint32_t natoms;                    /* 1 + max_words */
-    _Atomic uint32_t nroot;             /* states */
-    ChkSeg order;                       /* uint32_t per id: tree, class |
-                                           slot; flat, the record's offset
-                                           in 4-byte units */
-    uint32_t limit;                     /* ids at and above are dropped */
-    _Atomic int failed;
-    /* flat (chk_flat.c) */
-    _Atomic uint64_t *fslot;            /* hash top | id + 1, 0: empty */
-    uint64_t fmask;
-    _Atomic uint32_t fused;
-    ChkSeg arena;                       /* the records, 4-byte units */
-    _Atomic uint64_t ftop;              /* units of the arena in use */
-    /* tree (chk_tree.c) */
-    int nclass;
-    uint32_t zh[CHK_CLASSES];           /* all-zero subtree per height */
-    /* nodes: slots (hash top | id), keys by id */
-    _Atomic uint64_t *nslot;
-    uint64_t nmask;
-    _Atomic uint32_t nnode, nused;
-    ChkSeg node;                        /* uint64_t key per id */
-    ChkRoots root[CHK_CLASSES];         /* per size class */
-    unsigned epoch;                     /* node resets so far */
-} ChkStore;
-
-/* A node key the cursor interned lately, and its id + 1 (0: none); key
-   and id share a cache line. */
-typedef struct {
-    uint64_t key;
-    uint32_t id;
-} ChkCached;
-
-#define CHK_RING 16                     /* flat: records encoded ahead */
-
-/* A thread's view of a store. Tree: the state it decoded last, its atoms
-   and the ids of its tree's internal nodes (heap order), which encoding a
-   successor reuses, and a cache of node keys it interned lately. Flat: a
-   ring of packed records, of which the last CHK_RING / 2 encoded stay
-   valid (a caller may encode that many ahead before adding them). */
-typedef struct {
-    const ChkStoreOps *ops;
-    uint8_t *ring;                      /* flat: CHK_RING records */
-    size_t ringrec;                     /* bytes per record */
-    unsigned next;                      /* the next record of the ring */
-    uint32_t *pid, *atom;
-    uint64_t half[2];                   /* the root's keys */
-    uint32_t *idx[2], *val[2];          /* encoding: the changed nodes of
-                                           a level and their ids */
-    uint64_t *key;                      /* and their keys */
-    uint32_t len;
-    int cls;
-    ChkCached *cache;                   /* recently interned keys */
-    const ChkStore *store;              /* whose ids the cache holds */
-    unsigned epoch;
-    const uint64_t *buf;                /* where the state was decoded to */
-} ChkCursor;
-
-/* kind: CHK_STATE_*. */
-int chk_store_init(ChkStore *st, uint32_t max_words, ChkMem *mem,
-                   ChkGate *gate, int kind);
-void chk_store_free(ChkStore *st);
-int chk_store_reset(ChkStore *st);
-int chk_cursor_init(ChkCursor *c, const ChkStore *st);
-void chk_cursor_free(ChkCursor *c);
-/* An encoded state. Tree: its root key and size class. Flat: the hash
-   of its packed record, and the record (in the cursor's ring). */
-typedef struct {
-    uint64_t key[2];
-    int cls;
-    const uint8_t *rec;
-    uint32_t nrec;
-} ChkRoot;
-
-/* One store's implementation (chk_tree.c, chk_flat.c): chk_store.c
-   dispatches, and keeps the common part (ids, order, limit). */
-struct ChkStoreOps {
-    int (*init)(ChkStore *st);
-    void (*free)(ChkStore *st);
-    int (*reset)(ChkStore *st);
-    int (*cursor_init)(ChkCursor *c, const ChkStore *st);
-    void (*cursor_free)(ChkCursor *c);
-    int (*encode)(ChkStore *st, ChkCursor *c, const MdlState *prev,
-                  const MdlState *s, ChkRoot *r);
-    int (*add)(ChkStore *st, const ChkRoot *r, uint32_t *id);
-    int (*find)(ChkStore *st, ChkCursor *c, const MdlState *prev,
-                const MdlState *s, uint32_t *id);
-    void (*get)(const ChkStore *st, ChkCursor *c, uint32_t id,
-                MdlState *out);
-    void (*prefetch)(const ChkStore *st, uint32_t id, int far);
-    void (*renumber)(ChkStore *st, uint32_t lo, uint32_t n,
-                     const uint32_t *perm, uint32_t *tmp);
-    size_t (*bytes)(const ChkStore *st);
-    uint32_t (*nodes)(const ChkStore *st);
-};
-extern const ChkStoreOps chk_tree_ops, chk_flat_ops;
-
-/* Interns s, a successor of prev (the state last decoded into c), or of
-   nothing (prev NULL). 1 new, 0 seen before (*id set either way); -1 out of
-   memory. */
-int chk_store_put(ChkStore *st, ChkCursor *c, const MdlState *prev,
-                  const MdlState *s, uint32_t *id);
-/* chk_store_put in two halves, so that a caller can encode the next
-   successor while the root slot of this one (prefetched) comes in:
-   encode interns s's nodes and fills *r (0, or -1 out of memory); add
-   numbers the root as put does. */
-int chk_store_encode(ChkStore *st, ChkCursor *c, const MdlState *prev,
-                     const MdlState *s, ChkRoot *r);
-int chk_store_add(ChkStore *st, const ChkRoot *r, uint32_t *id);
-/* The same without inserting: 0 found (*id), 1 absent. */
-int chk_store_find(ChkStore *st, ChkCursor *c, const MdlState *prev,
-                   const MdlState *s, uint32_t *id);
-/* Decodes state id into out (out->cap >= max_words) and c. When out is
-   where c decoded last and nobody wrote to it since, only what differs is
-   decoded again; a caller that writes to such a buffer calls
-   chk_cursor_forget. */
-void chk_store_get(const ChkStore *st, ChkCursor *c, uint32_t id,
-                   MdlState *out);
-void chk_cursor_forget(ChkCursor *c);
-/* Starts fetching what decoding state id (a stored state) will read: its
-   root slot (far), or, once that is in, the nodes under its root. */
-void chk_store_prefetch(const ChkStore *st, uint32_t id, int far);
-uint32_t chk_store_count(const ChkStore *st);
-/* Ids [lo, lo + n) become perm's order: new id lo + r is old lo + perm[r].
-   tmp holds n entries. */
-void chk_store_renumber(ChkStore *st, uint32_t lo, uint32_t n,
-                        const uint32_t *perm, uint32_t *tmp);
-/* Drops the states numbered n and above (the end of an exploration). */
-void chk_store_truncate(ChkStore *st, uint32_t n);
-size_t chk_store_bytes(const ChkStore *st);
-uint32_t chk_store_nodes(const ChkStore *st);
-
-
 /* ---- one exploration's states (chk_space.c) ----------------------------- */
 
 typedef struct {
-    ChkMem *mem;
-    ChkStore store;
+    BaseBudget *mem;
+    StoStore store;
     uint32_t *parent;                   /* BFS parent; CHK_NONE: the root */
     size_t capparent;
     uint32_t *level;                    /* first id of each depth */
@@ -434,8 +105,8 @@ typedef struct {
     size_t capend;
 } ChkSpace;
 
-int chk_space_init(ChkSpace *sp, uint32_t max_words, ChkMem *mem,
-                   ChkGate *gate, int kind);
+int chk_space_init(ChkSpace *sp, uint32_t max_words, BaseBudget *mem,
+                   StoGate *gate, int kind);
 void chk_space_free(ChkSpace *sp);
 int chk_space_reset(ChkSpace *sp);
 uint32_t chk_space_count(const ChkSpace *sp);
@@ -460,7 +131,7 @@ static inline int chk_space_end(const ChkSpace *sp, uint32_t id)
 }
 /* The step by which `parent` first reaches `child` (re-expanding the
    parent), or MDL_STEP_NONE. a and b are scratch states. */
-uint32_t chk_space_step(ChkSpace *sp, Model *m, ChkCursor *c, uint32_t parent,
+uint32_t chk_space_step(ChkSpace *sp, Model *m, StoCursor *c, uint32_t parent,
                         uint32_t child, MdlState *a, MdlState *b);
 
 /* ---- the run ------------------------------------------------------------- */
@@ -499,7 +170,7 @@ typedef struct {
    store cursor, states, and what its expansions found. */
 typedef struct {
     Model *m;
-    ChkCursor cur;
+    StoCursor cur;
     MdlState s;
     ChkErrLog *log;
     size_t nlog, caplog;
@@ -510,7 +181,7 @@ typedef struct {
    witness so far of each observation and error reached. */
 typedef struct {
     ChkSpace space;
-    ChkCursor cur;
+    StoCursor cur;
     MdlState state;
     uint32_t *touched;                  /* ids with a best, err bit 31 */
     size_t ntouched, captouched;
@@ -542,7 +213,7 @@ typedef struct {
 } ChkOut;
 
 typedef struct {
-    ChkTable tab;                       /* projected outcomes */
+    StoTable tab;                       /* projected outcomes */
     ChkOut *o;
     size_t cap;
 } ChkOutcomes;
@@ -579,7 +250,7 @@ typedef struct {
 } ChkPOut;
 
 typedef struct {
-    ChkTable tab;                       /* images over the used PM words */
+    StoTable tab;                       /* images over the used PM words */
     ChkImg *img;
     size_t capimg;
     int32_t *used;                      /* PM words that belong to a decl */
@@ -587,9 +258,9 @@ typedef struct {
     uint64_t *key;                      /* an image key being built */
     uint32_t last;                      /* the image of key, or CHK_NONE */
     int64_t *full;                      /* an image, expanded */
-    ChkStore regions;                   /* persistency regions */
-    ChkGate rgate;                      /* its own: one thread uses it */
-    ChkCursor rcur;
+    StoStore regions;                   /* persistency regions */
+    StoGate rgate;                      /* its own: one thread uses it */
+    StoCursor rcur;
     MdlState rlast;                     /* the region put last */
     ChkPKey *pk;
     size_t cappk;
@@ -616,10 +287,10 @@ typedef struct ChkRun {
     const LitProgram *p;
     ChkOptions o;
     Model *m;
-    LitArena *arena;                    /* the report's */
-    ChkMem mem;
+    BaseArena *arena;                    /* the report's */
+    BaseBudget mem;
     ChkPool pool;
-    ChkGate gate;
+    StoGate gate;
     ChkWorker *wk;                      /* one per thread; wk[0] the caller */
     int nwk;
     ChkLevel *lvl;                      /* crash_depth + 1 levels */
@@ -630,18 +301,18 @@ typedef struct ChkRun {
     ChkImages img;
     ChkProj proj[3];                    /* final, crash, recovered */
     ChkOutcomes outs[3];
-    ChkTable robs;                      /* recovered observations (pm+dram) */
+    StoTable robs;                      /* recovered observations (pm+dram) */
     uint32_t *robs_out;                 /* -> recovered outcome id */
     size_t caprobs;
-    ChkTable errs;
+    StoTable errs;
     ChkErr *err;
     size_t caperr;
-    ChkTable memo_keys;
+    StoTable memo_keys;
     ChkMemo *memo;
     size_t capmemo;
     ChkBest *mbest;                     /* memo contents */
     size_t nmbest, capmbest;
-    ChkTable finals;                    /* observable terminal states */
+    StoTable finals;                    /* observable terminal states */
 
     int status;
     const char *reason;

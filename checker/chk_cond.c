@@ -21,7 +21,7 @@ static int add_item(ChkProj *pr, int kind, int32_t a, int32_t b,
         if (pr->items[i].kind == kind && pr->items[i].a == a &&
             pr->items[i].b == b)
             return 0;
-    if (LIT_GROW(pr->items, *cap, (size_t)pr->nitems + 1))
+    if (BASE_GROW(pr->items, *cap, (size_t)pr->nitems + 1))
         return -1;
     pr->items[pr->nitems].kind = kind;
     pr->items[pr->nitems].a = a;
@@ -115,9 +115,9 @@ uint32_t chk_outcome(ChkRun *R, int ph, const int64_t *pm,
     }
     /* room for a new outcome first: every outcome in the table has its
        row, even when memory runs out here */
-    if (CHK_GROW(&R->mem, R->outs[ph].o, R->outs[ph].cap,
+    if (BASE_BUDGET_GROW(&R->mem, R->outs[ph].o, R->outs[ph].cap,
                  (size_t)R->outs[ph].tab.n + 1) ||
-        (r = chk_table_put(&R->outs[ph].tab, R->obuf, (uint32_t)pr->nitems,
+        (r = sto_table_put(&R->outs[ph].tab, R->obuf, (uint32_t)pr->nitems,
                            &id)) < 0) {
         chk_fail(R);
         return CHK_NONE;

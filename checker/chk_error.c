@@ -15,14 +15,14 @@ void chk_limit(ChkRun *R, const char *reason)
     if (R->status != CHK_DONE)
         return;
     R->status = CHK_INCOMPLETE;
-    R->reason = lit_arena_strdup(R->arena, reason);
+    R->reason = base_arena_strdup(R->arena, reason);
 }
 
 void chk_fail(ChkRun *R)
 {
     char msg[96];
     R->failed = 1;
-    if (atomic_load(&R->mem.failed) == CHK_MEM_BUDGET)
+    if (atomic_load(&R->mem.failed) == BASE_BUDGET_OVER)
         snprintf(msg, sizeof msg, R->mem.limit >= 1 << 20
                                       ? "max-memory (%lld MB) reached"
                                       : "max-memory (%lld KB) reached",
@@ -75,8 +75,8 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
     n = (uint32_t)((strlen(text) + 8) / 8);
     memset(key, 0, sizeof key);
     memcpy(key, text, strlen(text));
-    r = chk_table_put(&R->errs, key, n, &id);
-    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, R->err, R->caperr,
+    r = sto_table_put(&R->errs, key, n, &id);
+    if (r < 0 || (r == 1 && BASE_BUDGET_GROW(&R->mem, R->err, R->caperr,
                                      (size_t)id + 1))) {
         chk_fail(R);
         return CHK_NONE;
@@ -88,7 +88,7 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
         x->kernel = e->kernel;
         x->line = e->line;
         x->recovery = recovery;
-        x->text = lit_arena_strdup(R->arena, text);
+        x->text = base_arena_strdup(R->arena, text);
         x->main_best = x->main_state = x->main_step = CHK_NONE;
         x->total = x->img = x->crashes = CHK_NONE;
     }

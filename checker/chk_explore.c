@@ -29,7 +29,7 @@
    last successors of a state wait for the first ones of the next. */
 typedef struct {
     uint32_t nheld, first;
-    ChkRoot root[HELD];
+    StoRoot root[HELD];
     uint32_t from[HELD];                /* the expanded state */
     uint32_t kth[HELD];                 /* the successor's index */
 } Held;
@@ -57,14 +57,14 @@ typedef struct {
     uint32_t *moved;                    /* parallel, per state of the level:
                                            transitions | MOVED_ERR */
     size_t capmoved;
-    ChkSeg disc;                        /* parallel: ~first discovery */
+    StoSeg disc;                        /* parallel: ~first discovery */
 } Bfs;
 
 typedef struct {
     Bfs *b;
     ChkWorker *w;                       /* parallel, else NULL */
     const MdlState *cur;
-    ChkCursor *c;
+    StoCursor *c;
     uint32_t i, k, seq;                 /* k: successors so far */
     int failed;                         /* some step failed */
     Held *held;
@@ -82,7 +82,7 @@ static int halted(const Bfs *b)
 static int logged(Exp *x, uint32_t step, const MdlError *e)
 {
     ChkWorker *w = x->w;
-    if (CHK_GROW(&x->b->R->mem, w->log, w->caplog, w->nlog + 1))
+    if (BASE_BUDGET_GROW(&x->b->R->mem, w->log, w->caplog, w->nlog + 1))
         return -1;
     w->log[w->nlog].state = x->i;
     w->log[w->nlog].seq = x->seq++;
@@ -119,9 +119,9 @@ static int discover(Bfs *b, uint32_t id, uint64_t key)
 {
     _Atomic uint64_t *d;
     uint64_t want = ~key, have;
-    if (chk_seg_ensure(&b->disc, id - b->hi))
+    if (sto_seg_ensure(&b->disc, id - b->hi))
         return -1;
-    d = chk_seg_at(&b->disc, id - b->hi);
+    d = sto_seg_at(&b->disc, id - b->hi);
     have = atomic_load_explicit(d, memory_order_relaxed);
     while (have < want && !atomic_compare_exchange_weak(d, &have, want))
         ;
@@ -138,7 +138,7 @@ static void add_held(Bfs *b, ChkWorker *w, Held *q)
     assert(q->nheld > 0);
     q->first = (h + 1) & (HELD - 1);
     q->nheld--;
-    r = chk_store_add(&b->sp->store, &q->root[h], &id);
+    r = sto_store_add(&b->sp->store, &q->root[h], &id);
     if (r == 0 && id < b->hi)
         atomic_store_explicit(&b->back, 1, memory_order_relaxed);
     if (r < 0) {
@@ -189,7 +189,7 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
     if (q->nheld == HELD)
         add_held(b, x->w, q);
     h = (q->first + q->nheld) & (HELD - 1);
-    if (chk_store_encode(&b->sp->store, x->c, x->cur, s, &q->root[h])) {
+    if (sto_store_encode(&b->sp->store, x->c, x->cur, s, &q->root[h])) {
         fail(b, x->w);
         return;
     }
@@ -217,7 +217,7 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
 /* Expands state i, decoded in cur through cursor c, leaving the last of
    its successors in q: its number of successors, | MOVED_ERR if some step
    fails. */
-static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
+static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, StoCursor *c,
                        const MdlState *cur, uint32_t i, Held *q)
 {
     Exp x;
@@ -237,9 +237,9 @@ static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, ChkCursor *c,
 static void ahead(const Bfs *b, uint32_t i)
 {
     if (i + 1 < b->hi)
-        chk_store_prefetch(&b->sp->store, i + 1, 0);
+        sto_store_prefetch(&b->sp->store, i + 1, 0);
     if (i + 2 < b->hi)
-        chk_store_prefetch(&b->sp->store, i + 2, 1);
+        sto_store_prefetch(&b->sp->store, i + 2, 1);
 }
 
 /* ---- one thread ------------------------------------------------------------ */
@@ -256,7 +256,7 @@ static void serial_states(Bfs *b, Held *q)
         int expanding = b->vcut == CHK_NONE && b->ecut == CHK_NONE &&
                         b->mcut == CHK_NONE;
         int r;
-        chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        sto_store_get(&b->sp->store, &L->cur, i, &L->state);
         ahead(b, i);
         r = b->visit(R, b->ctx, i, b->depth, &L->state);
         if (r < 0) {
@@ -306,10 +306,10 @@ static void visits(Bfs *b)
     ChkLevel *L = b->L;
     for (uint32_t i = b->lo; i < b->hi; i++) {
         int r;
-        chk_gate_enter(&R->gate);
-        chk_store_get(&b->sp->store, &L->cur, i, &L->state);
+        sto_gate_enter(&R->gate);
+        sto_store_get(&b->sp->store, &L->cur, i, &L->state);
         ahead(b, i);
-        chk_gate_leave(&R->gate);
+        sto_gate_leave(&R->gate);
         r = b->visit(R, b->ctx, i, b->depth, &L->state);
         if (r < 0) {
             atomic_store(&b->stop, 1);
@@ -342,14 +342,14 @@ static void expansions(Bfs *b, int t)
             return;
         e = b->hi - a < CHUNK ? b->hi : a + CHUNK;
         q.nheld = q.first = 0;
-        chk_gate_enter(&R->gate);
+        sto_gate_enter(&R->gate);
         for (uint32_t i = a; i < e && !w->failed; i++) {
-            chk_store_get(&b->sp->store, &w->cur, i, &w->s);
+            sto_store_get(&b->sp->store, &w->cur, i, &w->s);
             ahead(b, i);
             b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i, &q);
         }
         add_all(b, w, &q);
-        chk_gate_leave(&R->gate);
+        sto_gate_leave(&R->gate);
         if (t == 0) {
             chk_tick(R);
             if (halted(b))
@@ -400,7 +400,7 @@ static int parallel_commit(Bfs *b)
     int r = -1;
     for (int t = 0; t < R->nwk; t++) {
         ChkWorker *w = &R->wk[t];
-        if (w->failed || CHK_GROW(&R->mem, all, capall, nall + w->nlog + 1))
+        if (w->failed || BASE_BUDGET_GROW(&R->mem, all, capall, nall + w->nlog + 1))
             goto out;
         if (w->nlog)                    /* w->log is NULL until used */
             memcpy(all + nall, w->log, w->nlog * sizeof *all);
@@ -417,11 +417,11 @@ static int parallel_commit(Bfs *b)
     if (b->ecut < cut)
         cut = b->ecut;
     /* the new states, by first discovery, found up to the cut */
-    d = chk_mem_alloc(&R->mem, ((size_t)(n - b->hi) + 1) * sizeof *d);
+    d = base_budget_alloc(&R->mem, ((size_t)(n - b->hi) + 1) * sizeof *d);
     if (!d)
         goto out;
     for (uint32_t t = 0; t < n - b->hi; t++) {
-        uint64_t *dt = chk_seg_at(&b->disc, t), key = ~*dt;
+        uint64_t *dt = sto_seg_at(&b->disc, t), key = ~*dt;
         *dt = 0;
         if ((uint32_t)(key >> 32) <= cut) {
             d[nd].key = key;
@@ -447,23 +447,23 @@ static int parallel_commit(Bfs *b)
         if (!b->moved[i - b->lo] && !chk_space_end(sp, i))
             b->dead = 1;
     }
-    perm = chk_mem_alloc(&R->mem, ((size_t)keep + 1) * sizeof *perm);
-    tmp = chk_mem_alloc(&R->mem, ((size_t)keep + 1) * sizeof *tmp);
+    perm = base_budget_alloc(&R->mem, ((size_t)keep + 1) * sizeof *perm);
+    tmp = base_budget_alloc(&R->mem, ((size_t)keep + 1) * sizeof *tmp);
     if (!perm || !tmp || chk_space_reserve(sp, b->hi + keep))
         goto out;
     for (uint32_t j = 0; j < keep; j++) {
         perm[j] = d[j].t;
         sp->parent[b->hi + j] = (uint32_t)(d[j].key >> 32);
     }
-    chk_store_renumber(&sp->store, b->hi, keep, perm, tmp);
+    sto_store_renumber(&sp->store, b->hi, keep, perm, tmp);
     if (b->hi + keep < n)
-        chk_store_truncate(&sp->store, b->hi + keep);
+        sto_store_truncate(&sp->store, b->hi + keep);
     r = 0;
 out:
-    chk_mem_free(&R->mem, all);
-    chk_mem_free(&R->mem, d);
-    chk_mem_free(&R->mem, perm);
-    chk_mem_free(&R->mem, tmp);
+    base_budget_free(&R->mem, all);
+    base_budget_free(&R->mem, d);
+    base_budget_free(&R->mem, perm);
+    base_budget_free(&R->mem, tmp);
     return r;
 }
 
@@ -518,7 +518,7 @@ static void level_limits(Bfs *b)
     ChkRun *R = b->R;
     char msg[64];
     if (b->mcut != CHK_NONE) {
-        chk_store_truncate(&b->sp->store, (uint32_t)R->o.max_states);
+        sto_store_truncate(&b->sp->store, (uint32_t)R->o.max_states);
         if (b->ecut > b->mcut) {
             snprintf(msg, sizeof msg, "max-states (%lld) reached",
                      (long long)R->o.max_states);
@@ -546,14 +546,14 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     b.ctx = ctx;
     b.par = level == 0 && R->nwk > 1;   /* for levels of PAR_MIN states */
     if (b.par)
-        chk_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
+        sto_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
     if (chk_space_reset(sp) ||
-        chk_store_put(&sp->store, &b.L->cur, NULL, init, &id) < 0 ||
+        sto_store_put(&sp->store, &b.L->cur, NULL, init, &id) < 0 ||
         chk_space_reserve(sp, 1) || chk_space_level(sp, 0)) {
         chk_fail(R);
         goto out;
     }
-    chk_cursor_forget(&b.L->cur);       /* init may have been its buffer */
+    sto_cursor_forget(&b.L->cur);       /* init may have been its buffer */
     sp->parent[0] = CHK_NONE;
     for (b.depth = 0;; b.depth++) {
         b.lo = sp->level[b.depth];
@@ -563,9 +563,9 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             R->main_depth = b.depth;
         if (b.par && b.hi - b.lo >= PAR_MIN) {
             if (b.capmoved < b.hi - b.lo) {
-                chk_mem_free(&R->mem, b.moved);
+                base_budget_free(&R->mem, b.moved);
                 b.capmoved = (size_t)(b.hi - b.lo) * 2;
-                b.moved = chk_mem_alloc(&R->mem, b.capmoved * sizeof *b.moved);
+                b.moved = base_budget_alloc(&R->mem, b.capmoved * sizeof *b.moved);
                 if (!b.moved) {
                     chk_fail(R);
                     break;
@@ -600,8 +600,8 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
 out:
     R->states += chk_space_count(sp);
     if (b.par)
-        chk_seg_free(&b.disc);
-    chk_mem_free(&R->mem, b.moved);
+        sto_seg_free(&b.disc);
+    base_budget_free(&R->mem, b.moved);
 }
 
 /* ---- threads ---------------------------------------------------------------- */
@@ -609,7 +609,7 @@ out:
 int chk_workers_init(ChkRun *R, int nthreads, char *err, size_t errlen)
 {
     uint32_t mw = mdl_max_words(R->m);
-    R->wk = lit_calloc((size_t)nthreads, sizeof *R->wk);
+    R->wk = base_calloc((size_t)nthreads, sizeof *R->wk);
     if (!R->wk)
         goto oom;
     R->nwk = nthreads;
@@ -619,9 +619,9 @@ int chk_workers_init(ChkRun *R, int nthreads, char *err, size_t errlen)
         w->m = t ? mdl_new(R->p, R->o.model, chk_model_mode(&R->o), merr, sizeof merr)
                  : R->m;
         w->s.cap = mw;
-        w->s.w = lit_calloc(mw, sizeof *w->s.w);
+        w->s.w = base_calloc(mw, sizeof *w->s.w);
         if (!w->m || !w->s.w ||
-            chk_cursor_init(&w->cur, &R->lvl[0].space.store))
+            sto_cursor_init(&w->cur, &R->lvl[0].space.store))
             goto oom;
     }
     if (chk_pool_start(&R->pool, nthreads))
@@ -640,11 +640,11 @@ void chk_workers_free(ChkRun *R)
         ChkWorker *w = &R->wk[t];
         if (t)
             mdl_free(w->m);
-        lit_free(w->s.w);
-        chk_cursor_free(&w->cur);
-        chk_mem_free(&R->mem, w->log);
+        base_free(w->s.w);
+        sto_cursor_free(&w->cur);
+        base_budget_free(&R->mem, w->log);
     }
-    lit_free(R->wk);
+    base_free(R->wk);
     R->wk = NULL;
     R->nwk = 0;
 }

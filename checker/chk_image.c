@@ -20,20 +20,20 @@ int chk_images_init(ChkRun *R)
     const LitProgram *p = R->p;
     uint8_t *mark;
     uint32_t mw = mdl_max_words(R->m);
-    chk_table_init(&I->tab, &R->mem);
+    sto_table_init(&I->tab, &R->mem);
     I->last = CHK_NONE;
-    chk_gate_init(&I->rgate, 1);
-    if (chk_store_init(&I->regions, mw, &R->mem, &I->rgate, R->o.state) ||
-        chk_cursor_init(&I->rcur, &I->regions))
+    sto_gate_init(&I->rgate, 1);
+    if (sto_store_init(&I->regions, mw, &R->mem, &I->rgate, R->o.state) ||
+        sto_cursor_init(&I->rcur, &I->regions))
         return -1;
     I->rlast.cap = mw;
-    I->rlast.w = lit_calloc(mw, sizeof *I->rlast.w);
-    I->used = lit_calloc((size_t)p->pm_words + 1, sizeof *I->used);
-    I->key = lit_calloc((size_t)p->pm_words + 1, sizeof *I->key);
-    I->full = lit_calloc((size_t)p->pm_words + 1, sizeof *I->full);
-    mark = lit_calloc((size_t)p->pm_words + 1, 1);
+    I->rlast.w = base_calloc(mw, sizeof *I->rlast.w);
+    I->used = base_calloc((size_t)p->pm_words + 1, sizeof *I->used);
+    I->key = base_calloc((size_t)p->pm_words + 1, sizeof *I->key);
+    I->full = base_calloc((size_t)p->pm_words + 1, sizeof *I->full);
+    mark = base_calloc((size_t)p->pm_words + 1, 1);
     if (!I->rlast.w || !I->used || !I->key || !I->full || !mark) {
-        lit_free(mark);
+        base_free(mark);
         return -1;
     }
     for (int i = 0; i < p->nlocs; i++)
@@ -42,30 +42,30 @@ int chk_images_init(ChkRun *R)
     for (int32_t w = 0; w < p->pm_words; w++)
         if (mark[w])
             I->used[I->nused++] = w;
-    lit_free(mark);
+    base_free(mark);
     return 0;
 }
 
 void chk_images_free(ChkRun *R)
 {
     ChkImages *I = &R->img;
-    chk_table_free(&I->tab);
-    chk_store_free(&I->regions);
-    chk_cursor_free(&I->rcur);
-    chk_gate_free(&I->rgate);
-    lit_free(I->rlast.w);
-    chk_mem_free(&R->mem, I->img);
-    chk_mem_free(&R->mem, I->pk);
-    chk_mem_free(&R->mem, I->list);
-    chk_mem_free(&R->mem, I->outs);
-    lit_free(I->used);
-    lit_free(I->key);
-    lit_free(I->full);
+    sto_table_free(&I->tab);
+    sto_store_free(&I->regions);
+    sto_cursor_free(&I->rcur);
+    sto_gate_free(&I->rgate);
+    base_free(I->rlast.w);
+    base_budget_free(&R->mem, I->img);
+    base_budget_free(&R->mem, I->pk);
+    base_budget_free(&R->mem, I->list);
+    base_budget_free(&R->mem, I->outs);
+    base_free(I->used);
+    base_free(I->key);
+    base_free(I->full);
 }
 
 void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out)
 {
-    const uint64_t *w = chk_table_key(&R->img.tab, img, NULL);
+    const uint64_t *w = sto_table_key(&R->img.tab, img, NULL);
     memset(out, 0, (size_t)R->p->pm_words * sizeof *out);
     for (uint32_t k = 0; k < R->img.nused; k++)
         out[R->img.used[k]] = (int64_t)w[k];
@@ -87,8 +87,8 @@ static uint32_t intern(ChkRun *R, const int64_t *pm)
     if (same)
         return I->last;
     I->last = CHK_NONE;
-    r = chk_table_put(&I->tab, I->key, I->nused, &id);
-    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, I->img, I->capimg,
+    r = sto_table_put(&I->tab, I->key, I->nused, &id);
+    if (r < 0 || (r == 1 && BASE_BUDGET_GROW(&R->mem, I->img, I->capimg,
                                      (size_t)id + 1))) {
         chk_fail(R);
         return CHK_NONE;
@@ -139,7 +139,7 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
     if (I->img[id].stamp == c->key)
         return 0;
     I->img[id].stamp = c->key;
-    if (CHK_GROW(&R->mem, I->list, I->caplist, I->nlist + 1))
+    if (BASE_BUDGET_GROW(&R->mem, I->list, I->caplist, I->nlist + 1))
         goto oom;
     I->list[I->nlist++] = id;
     if (R->proj[LIT_CRASH].nitems >= 0) {
@@ -150,7 +150,7 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
         out = &R->outs[LIT_CRASH].o[o];
         if (out->stamp != c->key) {
             out->stamp = c->key;
-            if (CHK_GROW(&R->mem, I->outs, I->capouts, I->nouts + 1))
+            if (BASE_BUDGET_GROW(&R->mem, I->outs, I->capouts, I->nouts + 1))
                 goto oom;
             I->outs[I->nouts].out = o;
             I->outs[I->nouts].img = id;
@@ -205,11 +205,11 @@ int chk_images_of(ChkRun *R, const MdlState *s, ChkImgSet *set)
     view.w = s->w + off;                /* zero past its len, as s is */
     view.len = s->len - off;
     view.cap = s->cap - off;
-    r = chk_store_put(&I->regions, &I->rcur, I->rlast.len ? &I->rlast : NULL,
+    r = sto_store_put(&I->regions, &I->rcur, I->rlast.len ? &I->rlast : NULL,
                       &view, &key);
     if (r >= 0)
-        chk_store_get(&I->regions, &I->rcur, key, &I->rlast);
-    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, I->pk, I->cappk,
+        sto_store_get(&I->regions, &I->rcur, key, &I->rlast);
+    if (r < 0 || (r == 1 && BASE_BUDGET_GROW(&R->mem, I->pk, I->cappk,
                                      (size_t)key + 1))) {
         chk_fail(R);
         return -1;

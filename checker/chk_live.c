@@ -23,7 +23,7 @@
 
 typedef struct {
     ChkSpace *sp;
-    ChkCursor *c;
+    StoCursor *c;
     const MdlState *cur;
     const uint64_t *can;
     int found;
@@ -34,7 +34,7 @@ static void live_succ(void *ctx, uint32_t step, const MdlState *s)
     Live *l = ctx;
     uint32_t id;
     (void)step;
-    if (!l->found && !chk_store_find(&l->sp->store, l->c, l->cur, s, &id) &&
+    if (!l->found && !sto_store_find(&l->sp->store, l->c, l->cur, s, &id) &&
         (l->can[id >> 6] >> (id & 63) & 1))
         l->found = 1;
 }
@@ -64,7 +64,7 @@ uint32_t chk_live(ChkRun *R, int level)
     ChkSpace *sp = &L->space;
     uint32_t n = chk_space_count(sp), first = CHK_NONE;
     size_t words = ((size_t)n + 63) / 64;
-    uint64_t *can = chk_mem_alloc(&R->mem, (words + 1) * sizeof *can);
+    uint64_t *can = base_budget_alloc(&R->mem, (words + 1) * sizeof *can);
     int changed = 1;
     Live l;
     if (!can) {
@@ -84,7 +84,7 @@ uint32_t chk_live(ChkRun *R, int level)
         for (uint32_t i = n; i-- > 0 && R->status == CHK_DONE;) {
             if (can[i >> 6] >> (i & 63) & 1)
                 continue;
-            chk_store_get(&sp->store, &L->cur, i, &L->state);
+            sto_store_get(&sp->store, &L->cur, i, &L->state);
             l.found = 0;
             mdl_successors(R->m, &L->state, live_succ, live_err, &l);
             if (l.found) {
@@ -98,6 +98,6 @@ uint32_t chk_live(ChkRun *R, int level)
     for (uint32_t i = 0; i < n && first == CHK_NONE; i++)
         if (!(can[i >> 6] >> (i & 63) & 1))
             first = i;
-    chk_mem_free(&R->mem, can);
+    base_budget_free(&R->mem, can);
     return first;
 }

@@ -52,7 +52,7 @@ static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     else if (R->failed)
         return -1;
     n = mdl_observable(R->m, cur, R->fbuf);
-    if (chk_table_put(&R->finals, R->fbuf, n, &fid) < 0) {
+    if (sto_table_put(&R->finals, R->fbuf, n, &fid) < 0) {
         chk_fail(R);
         return -1;
     }

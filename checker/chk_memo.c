@@ -20,7 +20,7 @@ static ChkBest *best_slot(ChkRun *R, int level, int err, uint32_t id)
     ChkBest **arr = err ? &L->err : &L->out;
     size_t *cap = err ? &L->caperr : &L->capout, old = *cap;
     if (id >= old) {
-        if (chk_mem_grow(&R->mem, arr, cap, (size_t)id + 1, sizeof **arr)) {
+        if (base_budget_grow(&R->mem, arr, cap, (size_t)id + 1, sizeof **arr)) {
             chk_fail(R);
             return NULL;
         }
@@ -41,7 +41,7 @@ void chk_relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
     if (!b)
         return;
     if (b->steps == CHK_NONE) {
-        if (CHK_GROW(&R->mem, L->touched, L->captouched, L->ntouched + 1)) {
+        if (BASE_BUDGET_GROW(&R->mem, L->touched, L->captouched, L->ntouched + 1)) {
             chk_fail(R);
             return;
         }
@@ -91,8 +91,8 @@ static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     memcpy(R->obuf, R->pm, (size_t)R->p->pm_words * sizeof *R->pm);
     memcpy(R->obuf + R->p->pm_words, R->dram,
            (size_t)R->p->dram_words * sizeof *R->dram);
-    r = chk_table_put(&R->robs, R->obuf, n, &o);
-    if (r < 0 || (r == 1 && CHK_GROW(&R->mem, R->robs_out, R->caprobs,
+    r = sto_table_put(&R->robs, R->obuf, n, &o);
+    if (r < 0 || (r == 1 && BASE_BUDGET_GROW(&R->mem, R->robs_out, R->caprobs,
                                      (size_t)o + 1))) {
         chk_fail(R);
         return -1;
@@ -129,7 +129,7 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
     uint32_t mi;
     ChkLevel *L = &R->lvl[R->o.crash_depth - d];
     ChkMemo memo;
-    int r = chk_table_put(&R->memo_keys, key, 2, &mi);
+    int r = sto_table_put(&R->memo_keys, key, 2, &mi);
     if (r < 0) {
         chk_fail(R);
         return CHK_NONE;
@@ -152,7 +152,7 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
                 continue;
             b = best_slot(R, R->o.crash_depth - d, err, tid & ~ERRBIT);
             if (!b ||
-                CHK_GROW(&R->mem, R->mbest, R->capmbest, R->nmbest + 1)) {
+                BASE_BUDGET_GROW(&R->mem, R->mbest, R->capmbest, R->nmbest + 1)) {
                 chk_fail(R);
                 return CHK_NONE;
             }
@@ -168,7 +168,7 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
             memo.nerr = (uint32_t)(R->nmbest - start);
     }
     L->ntouched = 0;
-    if (CHK_GROW(&R->mem, R->memo, R->capmemo, (size_t)mi + 1)) {
+    if (BASE_BUDGET_GROW(&R->mem, R->memo, R->capmemo, (size_t)mi + 1)) {
         chk_fail(R);
         return CHK_NONE;
     }
@@ -217,7 +217,7 @@ void chk_recover_all(ChkRun *R)
                 continue;
             if (o >= capseen) {
                 size_t old = capseen;
-                if (CHK_GROW(&R->mem, seen, capseen, (size_t)o + 1)) {
+                if (BASE_BUDGET_GROW(&R->mem, seen, capseen, (size_t)o + 1)) {
                     chk_fail(R);
                     goto out;
                 }
@@ -247,5 +247,5 @@ void chk_recover_all(ChkRun *R)
         }
     }
 out:
-    chk_mem_free(&R->mem, seen);
+    base_budget_free(&R->mem, seen);
 }

@@ -1,72 +1,10 @@
 /*
  * chk_pool.c — the explorer's threads: a pool that runs one job on every
- * thread at once, and the gate that lets one thread grow a shared table
- * while the others wait.
- *
- * The gate is Dekker-style over two sequentially consistent counters:
- * a thread inside announces itself in `active`, then checks `want`; a
- * thread that needs the table alone raises `want`, then waits for
- * `active` to drain. Either the entering thread sees `want` and backs
- * off, or the excluding thread sees it in `active` and waits. Threads
- * leave the gate only between states, so the wait is one state long.
- * The explorer arms the gate (nthreads > 1) only while several threads
- * run; otherwise it costs nothing.
+ * thread at once (the gate the store's tables use is store/sto_gate.c).
  */
-#include <sched.h>
 #include <string.h>
 
 #include "checker/checker_int.h"
-
-void chk_gate_init(ChkGate *g, int nthreads)
-{
-    atomic_store(&g->active, 0);
-    atomic_store(&g->want, 0);
-    g->nthreads = nthreads;
-    pthread_mutex_init(&g->mu, NULL);
-}
-
-void chk_gate_free(ChkGate *g)
-{
-    pthread_mutex_destroy(&g->mu);
-}
-
-void chk_gate_enter(ChkGate *g)
-{
-    if (g->nthreads <= 1)
-        return;
-    for (;;) {
-        atomic_fetch_add(&g->active, 1);
-        if (!atomic_load(&g->want))
-            return;
-        atomic_fetch_sub(&g->active, 1);
-        while (atomic_load(&g->want))
-            sched_yield();
-    }
-}
-
-void chk_gate_leave(ChkGate *g)
-{
-    if (g->nthreads <= 1)
-        return;
-    atomic_fetch_sub(&g->active, 1);
-}
-
-void chk_gate_exclusive(ChkGate *g, void (*fn)(void *), void *arg)
-{
-    if (g->nthreads <= 1) {
-        fn(arg);
-        return;
-    }
-    atomic_fetch_sub(&g->active, 1);
-    pthread_mutex_lock(&g->mu);
-    atomic_store(&g->want, 1);
-    while (atomic_load(&g->active))
-        sched_yield();
-    fn(arg);
-    atomic_store(&g->want, 0);
-    pthread_mutex_unlock(&g->mu);
-    chk_gate_enter(g);
-}
 
 /* ---- the pool ------------------------------------------------------------ */
 
@@ -106,7 +44,7 @@ int chk_pool_start(ChkPool *pl, int nthreads)
     pthread_cond_init(&pl->done, NULL);
     if (nthreads <= 1)
         return 0;
-    pl->th = lit_calloc((size_t)nthreads, sizeof *pl->th);
+    pl->th = base_calloc((size_t)nthreads, sizeof *pl->th);
     if (!pl->th)
         return -1;
     for (int i = 1; i < nthreads; i++) {
@@ -147,7 +85,7 @@ void chk_pool_stop(ChkPool *pl)
     pthread_mutex_unlock(&pl->mu);
     for (int i = 1; i < pl->nthreads; i++)
         pthread_join(pl->th[i].tid, NULL);
-    lit_free(pl->th);
+    base_free(pl->th);
     pthread_cond_destroy(&pl->go);
     pthread_cond_destroy(&pl->done);
     pthread_mutex_destroy(&pl->mu);

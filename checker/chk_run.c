@@ -25,6 +25,12 @@
 const char *const chk_status_names[3] = {"done", "incomplete", "error"};
 const char *const chk_vkind_names[3] = {"counterexample", "example", "error"};
 const char *const chk_verdict_names[3] = {"No", "Ok", "Unknown"};
+const char *const chk_state_names[3] = {"flat", "tree", "auto"};
+
+/* The options name the stores by the store's own numbers. */
+_Static_assert((int)CHK_STATE_FLAT == (int)STO_FLAT &&
+               (int)CHK_STATE_TREE == (int)STO_TREE,
+               "CHK_STATE_* and STO_* agree");
 
 void chk_options_default(ChkOptions *o)
 {
@@ -45,7 +51,7 @@ void chk_options_share(ChkOptions *o, int jobs)
     if (o->threads == 0)
         o->threads = cores / jobs > 1 ? (int)(cores / jobs) : 1;
     if (o->max_memory_kb == 0)
-        o->max_memory_kb = chk_mem_default_limit() / 1024 / jobs;
+        o->max_memory_kb = base_budget_default_limit() / 1024 / jobs;
 }
 
 unsigned chk_model_mode(const ChkOptions *o)
@@ -101,21 +107,21 @@ static int setup(ChkRun *R, char *err, size_t errlen)
     if (R->o.state == CHK_STATE_AUTO)
         R->o.state = mw <= CHK_FLAT_MAX_WORDS ? CHK_STATE_FLAT : CHK_STATE_TREE;
     for (int k = 0; k < 3; k++) {
-        chk_table_init(&R->outs[k].tab, &R->mem);
+        sto_table_init(&R->outs[k].tab, &R->mem);
         if (R->proj[k].nitems > 0 && (size_t)R->proj[k].nitems + 1 > ob)
             ob = (size_t)R->proj[k].nitems + 1;
     }
-    chk_table_init(&R->robs, &R->mem);
-    chk_table_init(&R->errs, &R->mem);
-    chk_table_init(&R->memo_keys, &R->mem);
-    chk_table_init(&R->finals, &R->mem);
-    chk_gate_init(&R->gate, 1);
+    sto_table_init(&R->robs, &R->mem);
+    sto_table_init(&R->errs, &R->mem);
+    sto_table_init(&R->memo_keys, &R->mem);
+    sto_table_init(&R->finals, &R->mem);
+    sto_gate_init(&R->gate, 1);
     R->nlevels = R->o.crash_depth + 1;
-    R->lvl = lit_calloc((size_t)R->nlevels, sizeof *R->lvl);
-    R->pm = lit_calloc((size_t)p->pm_words + 1, sizeof *R->pm);
-    R->dram = lit_calloc((size_t)p->dram_words + 1, sizeof *R->dram);
-    R->obuf = lit_calloc(ob, sizeof *R->obuf);
-    R->fbuf = lit_calloc((size_t)mw + (size_t)p->pm_words + 1, sizeof *R->fbuf);
+    R->lvl = base_calloc((size_t)R->nlevels, sizeof *R->lvl);
+    R->pm = base_calloc((size_t)p->pm_words + 1, sizeof *R->pm);
+    R->dram = base_calloc((size_t)p->dram_words + 1, sizeof *R->dram);
+    R->obuf = base_calloc(ob, sizeof *R->obuf);
+    R->fbuf = base_calloc((size_t)mw + (size_t)p->pm_words + 1, sizeof *R->fbuf);
     if (!R->lvl || !R->pm || !R->dram || !R->obuf || !R->fbuf ||
         chk_images_init(R))
         goto oom;
@@ -123,10 +129,10 @@ static int setup(ChkRun *R, char *err, size_t errlen)
         ChkLevel *L = &R->lvl[l];
         L->until = CHK_NONE;
         L->state.cap = mw;
-        L->state.w = lit_calloc(mw, sizeof(uint64_t));
+        L->state.w = base_calloc(mw, sizeof(uint64_t));
         if (!L->state.w || chk_space_init(&L->space, mw, &R->mem, &R->gate,
                                           R->o.state) ||
-            chk_cursor_init(&L->cur, &L->space.store))
+            sto_cursor_init(&L->cur, &L->space.store))
             goto oom;
     }
     return chk_workers_init(R, nthreads(&R->o), err, errlen);
@@ -139,35 +145,35 @@ static void teardown(ChkRun *R)
 {
     chk_workers_free(R);
     for (int k = 0; k < 3; k++) {
-        chk_table_free(&R->outs[k].tab);
-        chk_mem_free(&R->mem, R->outs[k].o);
-        lit_free(R->proj[k].items);
+        sto_table_free(&R->outs[k].tab);
+        base_budget_free(&R->mem, R->outs[k].o);
+        base_free(R->proj[k].items);
     }
     chk_images_free(R);
-    chk_table_free(&R->robs);
-    chk_table_free(&R->errs);
-    chk_table_free(&R->memo_keys);
-    chk_table_free(&R->finals);
-    chk_mem_free(&R->mem, R->robs_out);
-    chk_mem_free(&R->mem, R->err);
-    chk_mem_free(&R->mem, R->memo);
-    chk_mem_free(&R->mem, R->mbest);
+    sto_table_free(&R->robs);
+    sto_table_free(&R->errs);
+    sto_table_free(&R->memo_keys);
+    sto_table_free(&R->finals);
+    base_budget_free(&R->mem, R->robs_out);
+    base_budget_free(&R->mem, R->err);
+    base_budget_free(&R->mem, R->memo);
+    base_budget_free(&R->mem, R->mbest);
     for (int l = 0; l < R->nlevels && R->lvl; l++) {
         ChkLevel *L = &R->lvl[l];
         chk_space_free(&L->space);
-        chk_cursor_free(&L->cur);
-        lit_free(L->state.w);
-        chk_mem_free(&R->mem, L->touched);
-        chk_mem_free(&R->mem, L->out);
-        chk_mem_free(&R->mem, L->err);
+        sto_cursor_free(&L->cur);
+        base_free(L->state.w);
+        base_budget_free(&R->mem, L->touched);
+        base_budget_free(&R->mem, L->out);
+        base_budget_free(&R->mem, L->err);
     }
-    lit_free(R->lvl);
-    lit_free(R->pm);
-    lit_free(R->dram);
-    lit_free(R->obuf);
-    lit_free(R->fbuf);
+    base_free(R->lvl);
+    base_free(R->pm);
+    base_free(R->dram);
+    base_free(R->obuf);
+    base_free(R->fbuf);
     if (R->lvl)                         /* setup got as far as the gate */
-        chk_gate_free(&R->gate);
+        sto_gate_free(&R->gate);
     mdl_free(R->m);
 }
 
@@ -189,7 +195,7 @@ static int cmp_str(const void *a, const void *b)
 /* An arena block for the report; a refusal ends the check incomplete. */
 static void *ralloc(ChkRun *R, size_t n)
 {
-    void *p = lit_arena_alloc(R->arena, n);
+    void *p = base_arena_alloc(R->arena, n);
     if (!p)
         chk_fail(R);
     return p;
@@ -199,9 +205,9 @@ static const char *outcome_text(ChkRun *R, int ph, uint32_t o)
 {
     char buf[4096];
     const char *t;
-    chk_outcome_text(R, ph, chk_table_key(&R->outs[ph].tab, o, NULL), buf,
+    chk_outcome_text(R, ph, sto_table_key(&R->outs[ph].tab, o, NULL), buf,
                      sizeof buf);
-    t = lit_arena_strdup(R->arena, buf);
+    t = base_arena_strdup(R->arena, buf);
     if (!t)
         chk_fail(R);
     return t;
@@ -217,7 +223,7 @@ static uint32_t best_outcome(ChkRun *R, int ph, const LitCond *c, int want)
     for (uint32_t o = 0; o < os->tab.n; o++) {
         if (!os->o[o].count || os->o[o].best == CHK_NONE)
             continue;
-        if (chk_cond_eval(R, ph, c, chk_table_key(&os->tab, o, NULL)) != want)
+        if (chk_cond_eval(R, ph, c, sto_table_key(&os->tab, o, NULL)) != want)
             continue;
         if (best == CHK_NONE ||
             chk_shorter(os->o[o].best, os->o[o].crashes, os->o[best].best,
@@ -263,7 +269,7 @@ static void results(ChkRun *R, ChkReport *rep)
         for (uint32_t o = 0; o < os->tab.n; o++) {
             if (!os->o[o].count)
                 continue;
-            if (chk_cond_eval(R, ph, c->cond, chk_table_key(&os->tab, o, NULL)))
+            if (chk_cond_eval(R, ph, c->cond, sto_table_key(&os->tab, o, NULL)))
                 r->positive++;
             else
                 r->negative++;
@@ -306,7 +312,7 @@ static void outcomes(ChkRun *R, ChkReport *rep)
     nout = 0;
     for (int ph = 0; ph < 3; ph++) {
         const ChkOutcomes *os = &R->outs[ph];
-        OutRow *rows = lit_calloc((size_t)os->tab.n + 1, sizeof *rows);
+        OutRow *rows = base_calloc((size_t)os->tab.n + 1, sizeof *rows);
         int n = 0;
         if (!rows) {
             chk_fail(R);
@@ -325,7 +331,7 @@ static void outcomes(ChkRun *R, ChkReport *rep)
             rep->outcomes[nout].count = rows[i].count;
             nout++;
         }
-        lit_free(rows);
+        base_free(rows);
     }
     rep->noutcomes = nout;
 }
@@ -379,7 +385,7 @@ static void build_report(ChkRun *R, ChkReport *rep)
     if (R->o.list_images)
         images(R, rep);
     errors(R, rep);
-    rep->notes = lit_arena_strdup(R->arena, mdl_notes(R->m));
+    rep->notes = base_arena_strdup(R->arena, mdl_notes(R->m));
     if (!rep->notes)
         rep->notes = "";
     undecided_to_unknown(R, rep);       /* the final status decides */
@@ -407,12 +413,12 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     R.t0 = chk_now();
     R.last_progress = R.t0;
     R.status = CHK_DONE;
-    chk_mem_init(&R.mem, o->max_memory_kb > 0 ? o->max_memory_kb * 1024
-                                              : chk_mem_default_limit());
-    R.arena = lit_arena_new();
-    rep = R.arena ? lit_arena_alloc(R.arena, sizeof *rep) : NULL;
+    base_budget_init(&R.mem, o->max_memory_kb > 0 ? o->max_memory_kb * 1024
+                                              : base_budget_default_limit());
+    R.arena = base_arena_new();
+    rep = R.arena ? base_arena_alloc(R.arena, sizeof *rep) : NULL;
     if (!rep) {
-        lit_arena_free(R.arena);
+        base_arena_free(R.arena);
         oom_report.model = o->model;
         oom_report.errors = no_errors;
         *out = &oom_report;
@@ -423,11 +429,11 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     R.m = mdl_new(p, o->model, chk_model_mode(o), merr, sizeof merr);
     if (!R.m) {
         rep->status = CHK_ERROR;
-        rep->reason = lit_arena_strdup(R.arena, merr);
+        rep->reason = base_arena_strdup(R.arena, merr);
         rep->notes = "";
-        rep->errors = lit_arena_alloc(R.arena, sizeof *rep->errors);
+        rep->errors = base_arena_alloc(R.arena, sizeof *rep->errors);
         if (!rep->reason || !rep->errors) {
-            lit_arena_free(R.arena);
+            base_arena_free(R.arena);
             *out = &oom_report;
             return 0;
         }
@@ -441,7 +447,7 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     if (R.lvl) {
         rep->store_states = chk_space_count(&R.lvl[0].space);
         rep->store_bytes = (int64_t)chk_space_bytes(&R.lvl[0].space);
-        rep->store_nodes = chk_store_nodes(&R.lvl[0].space.store);
+        rep->store_nodes = sto_store_nodes(&R.lvl[0].space.store);
     }
     chk_errors_main(&R);
     if (p->has_recover && R.status == CHK_DONE)
@@ -467,5 +473,5 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
 void chk_report_free(ChkReport *r)
 {
     if (r)
-        lit_arena_free(r->arena);
+        base_arena_free(r->arena);
 }

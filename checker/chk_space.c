@@ -9,20 +9,20 @@
 
 #include "checker/checker_int.h"
 
-int chk_space_init(ChkSpace *sp, uint32_t max_words, ChkMem *mem,
-                   ChkGate *gate, int kind)
+int chk_space_init(ChkSpace *sp, uint32_t max_words, BaseBudget *mem,
+                   StoGate *gate, int kind)
 {
     memset(sp, 0, sizeof *sp);
     sp->mem = mem;
-    return chk_store_init(&sp->store, max_words, mem, gate, kind);
+    return sto_store_init(&sp->store, max_words, mem, gate, kind);
 }
 
 void chk_space_free(ChkSpace *sp)
 {
-    chk_store_free(&sp->store);
-    chk_mem_free(sp->mem, sp->parent);
-    chk_mem_free(sp->mem, sp->level);
-    chk_mem_free(sp->mem, sp->end);
+    sto_store_free(&sp->store);
+    base_budget_free(sp->mem, sp->parent);
+    base_budget_free(sp->mem, sp->level);
+    base_budget_free(sp->mem, sp->end);
     memset(sp, 0, sizeof *sp);
 }
 
@@ -31,27 +31,27 @@ int chk_space_reset(ChkSpace *sp)
     sp->nlevel = 0;
     if (sp->end)
         memset(sp->end, 0, sp->capend * sizeof *sp->end);
-    return chk_store_reset(&sp->store);
+    return sto_store_reset(&sp->store);
 }
 
 size_t chk_space_bytes(const ChkSpace *sp)
 {
-    return chk_store_bytes(&sp->store) + sp->capparent * sizeof *sp->parent +
+    return sto_store_bytes(&sp->store) + sp->capparent * sizeof *sp->parent +
            sp->caplevel * sizeof *sp->level + sp->capend * sizeof *sp->end;
 }
 
 uint32_t chk_space_count(const ChkSpace *sp)
 {
-    return chk_store_count(&sp->store);
+    return sto_store_count(&sp->store);
 }
 
 int chk_space_reserve(ChkSpace *sp, uint32_t n)
 {
     size_t words = ((size_t)n + 63) / 64, old = sp->capend;
-    if (CHK_GROW(sp->mem, sp->parent, sp->capparent, n))
+    if (BASE_BUDGET_GROW(sp->mem, sp->parent, sp->capparent, n))
         return -1;
     if (words > sp->capend) {
-        if (CHK_GROW(sp->mem, sp->end, sp->capend, words))
+        if (BASE_BUDGET_GROW(sp->mem, sp->end, sp->capend, words))
             return -1;
         memset(sp->end + old, 0, (sp->capend - old) * sizeof *sp->end);
     }
@@ -60,7 +60,7 @@ int chk_space_reserve(ChkSpace *sp, uint32_t n)
 
 int chk_space_level(ChkSpace *sp, uint32_t first)
 {
-    if (CHK_GROW(sp->mem, sp->level, sp->caplevel, sp->nlevel + 1))
+    if (BASE_BUDGET_GROW(sp->mem, sp->level, sp->caplevel, sp->nlevel + 1))
         return -1;
     assert(!sp->nlevel || sp->level[sp->nlevel - 1] < first);
     sp->level[sp->nlevel++] = first;
@@ -83,7 +83,7 @@ uint32_t chk_space_depth(const ChkSpace *sp, uint32_t id)
 
 typedef struct {
     ChkSpace *sp;
-    ChkCursor *c;
+    StoCursor *c;
     const MdlState *parent, *child;
     uint32_t step;
 } Find;
@@ -104,12 +104,12 @@ static void no_err(void *ctx, uint32_t step, const MdlError *e)
     (void)e;
 }
 
-uint32_t chk_space_step(ChkSpace *sp, Model *m, ChkCursor *c, uint32_t parent,
+uint32_t chk_space_step(ChkSpace *sp, Model *m, StoCursor *c, uint32_t parent,
                         uint32_t child, MdlState *a, MdlState *b)
 {
     Find f;
-    chk_store_get(&sp->store, c, child, b);
-    chk_store_get(&sp->store, c, parent, a);
+    sto_store_get(&sp->store, c, child, b);
+    sto_store_get(&sp->store, c, parent, a);
     f.sp = sp;
     f.c = c;
     f.parent = a;

@@ -14,10 +14,10 @@
 
 #include "checker/checker_int.h"
 
-typedef LitStr Buf;
+typedef BaseStr Buf;
 
-#define put lit_str_printf
-#define put_json_str lit_str_json
+#define put base_str_printf
+#define put_json_str base_str_json
 
 typedef struct {
     int level;                          /* 0 main, else recovery level */
@@ -255,8 +255,8 @@ static void crash(W *w, uint32_t img, int ncrash)
         if (!(f.included & (1ull << j)))
             put(&w->crashes, "%s%d", k++ ? "," : "", w->slotid[j]);
     put(&w->crashes, "]}");
-    lit_str_free(&inc);
-    lit_str_free(&exc);
+    base_str_free(&inc);
+    base_str_free(&exc);
 }
 
 /* The steps from the root of level `level`'s space to target, found by
@@ -307,7 +307,7 @@ static const ChkBest *memo_entry(ChkRun *R, uint32_t img, int d, int err,
 static void play(W *w, const Seg *seg, int nseg)
 {
     ChkRun *R = w->R;
-    uint32_t *path = lit_malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
+    uint32_t *path = base_malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
     if (!path)
         return;
     for (int k = 0; k < nseg; k++) {
@@ -345,7 +345,7 @@ static void play(W *w, const Seg *seg, int nseg)
         if (g->crash_img != CHK_NONE)
             crash(w, g->crash_img, ++w->ncrashes);
     }
-    lit_free(path);
+    base_free(path);
 }
 
 static void finish(W *w, ChkViolation *v, int kind)
@@ -371,17 +371,17 @@ static void finish(W *w, ChkViolation *v, int kind)
     put(&js, "}");
     v->kind = kind;
     v->depth = w->ncrashes;
-    v->witness = lit_arena_strdup(R->arena, w->text.len ? w->text.s : "");
-    v->witness_json = lit_arena_strdup(R->arena, js.s ? js.s : "{}");
-    lit_str_free(&js);
-    lit_str_free(&w->text);
-    lit_str_free(&w->steps);
-    lit_str_free(&w->crashes);
-    lit_str_free(&w->deps);
-    lit_free(w->a.w);
-    lit_free(w->b.w);
-    lit_free(w->c.w);
-    lit_free(w->d.w);
+    v->witness = base_arena_strdup(R->arena, w->text.len ? w->text.s : "");
+    v->witness_json = base_arena_strdup(R->arena, js.s ? js.s : "{}");
+    base_str_free(&js);
+    base_str_free(&w->text);
+    base_str_free(&w->steps);
+    base_str_free(&w->crashes);
+    base_str_free(&w->deps);
+    base_free(w->a.w);
+    base_free(w->b.w);
+    base_free(w->c.w);
+    base_free(w->d.w);
 }
 
 static int start(W *w, ChkRun *R)
@@ -389,16 +389,16 @@ static int start(W *w, ChkRun *R)
     memset(w, 0, sizeof *w);
     w->R = R;
     w->a.cap = w->b.cap = w->c.cap = w->d.cap = mdl_max_words(R->m);
-    w->a.w = lit_calloc(w->a.cap, sizeof(uint64_t));
-    w->b.w = lit_calloc(w->b.cap, sizeof(uint64_t));
-    w->c.w = lit_calloc(w->c.cap, sizeof(uint64_t));
-    w->d.w = lit_calloc(w->d.cap, sizeof(uint64_t));
+    w->a.w = base_calloc(w->a.cap, sizeof(uint64_t));
+    w->b.w = base_calloc(w->b.cap, sizeof(uint64_t));
+    w->c.w = base_calloc(w->c.cap, sizeof(uint64_t));
+    w->d.w = base_calloc(w->d.cap, sizeof(uint64_t));
     if (w->a.w && w->b.w && w->c.w && w->d.w)
         return 0;
-    lit_free(w->a.w);
-    lit_free(w->b.w);
-    lit_free(w->c.w);
-    lit_free(w->d.w);
+    base_free(w->a.w);
+    base_free(w->b.w);
+    base_free(w->c.w);
+    base_free(w->d.w);
     return -1;
 }
 
@@ -468,7 +468,7 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
     }
     {
         char buf[1024];
-        chk_outcome_text(R, ph, chk_table_key(&R->outs[ph].tab, o, NULL), buf,
+        chk_outcome_text(R, ph, sto_table_key(&R->outs[ph].tab, o, NULL), buf,
                          sizeof buf);
         put(&w.text, "%s\n", buf);
         snprintf(w.outcome, sizeof w.outcome, "%s", buf);
@@ -476,8 +476,8 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
             Buf ib = {0};
             chk_image_expand(R, R->outs[ph].o[o].aux, R->img.full);
             image_text(R, R->img.full, &ib);
-            v->image = lit_arena_strdup(R->arena, ib.s ? ib.s : "");
-            lit_str_free(&ib);
+            v->image = base_arena_strdup(R->arena, ib.s ? ib.s : "");
+            base_str_free(&ib);
         }
     }
     finish(&w, v, v->kind);

@@ -41,24 +41,24 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
         close(fd);
         return NULL;
     }
-    LitStr s = {0};
+    BaseStr s = {0};
     char buf[65536];
     ssize_t n = 0;
     while (s.len <= H_MAX_FILE &&
            ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
         if (n > 0)
-            lit_str_putn(&s, buf, (size_t)n);
+            base_str_putn(&s, buf, (size_t)n);
     int err = n < 0 ? errno : 0;
     close(fd);
     if (s.len > H_MAX_FILE || err || s.failed) {
         snprintf(why, wlen, "%s", s.len > H_MAX_FILE
                  ? "larger than the 4 MB a litmus file may have"
                  : err ? strerror(err) : "out of memory");
-        lit_str_free(&s);
+        base_str_free(&s);
         return NULL;
     }
     if (!s.s)
-        lit_str_putn(&s, "", 0);
+        base_str_putn(&s, "", 0);
     *len = s.len;
     return s.s;
 }
@@ -66,7 +66,7 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
 int h_file_load(const char *path, const HOpts *o, HFile *f)
 {
     LitOptions lo;
-    LitDiag d;
+    BaseDiag d;
     char why[256];
     memset(f, 0, sizeof *f);
     f->path = path;
@@ -77,25 +77,25 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
     }
     h_sha256(f->source, f->len, f->sha256);
     h_lit_options(o, &lo);
-    lit_diag_init(&d);
+    base_diag_init(&d);
     /* lit_parse_file reports a NUL byte where lit_parse_string would stop */
     if (memchr(f->source, 0, f->len) ? lit_parse_file(path, &lo, &f->p, &d)
                                      : lit_parse_string(path, f->source, &lo,
                                                         &f->p, &d)) {
         fputs(d.text ? d.text : "", stderr);
-        lit_diag_free(&d);
-        lit_free(f->source);
+        base_diag_free(&d);
+        base_free(f->source);
         f->source = NULL;
         return H_USAGE;
     }
-    lit_diag_free(&d);
+    base_diag_free(&d);
     return H_OK;
 }
 
 void h_file_free(HFile *f)
 {
     lit_program_free(f->p);
-    lit_free(f->source);
+    base_free(f->source);
     memset(f, 0, sizeof *f);
 }
 
@@ -217,17 +217,17 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
 {
     char config[2048], params[1024];
     ResCheck c;
-    ResResult *res = lit_calloc((size_t)r->nresults + 1, sizeof *res);
-    ResOutcome *out = lit_calloc((size_t)r->noutcomes + 1, sizeof *out);
-    ResViolation *vio = lit_calloc((size_t)r->nviolations + 1, sizeof *vio);
+    ResResult *res = base_calloc((size_t)r->nresults + 1, sizeof *res);
+    ResOutcome *out = base_calloc((size_t)r->noutcomes + 1, sizeof *out);
+    ResViolation *vio = base_calloc((size_t)r->nviolations + 1, sizeof *vio);
     ResCost cost[TM_NCOSTS];
     int rc;
-    ids->violation_ids = lit_calloc((size_t)r->nviolations + 1,
+    ids->violation_ids = base_calloc((size_t)r->nviolations + 1,
                                     sizeof *ids->violation_ids);
     if (!res || !out || !vio || !ids->violation_ids) {
-        lit_free(res);
-        lit_free(out);
-        lit_free(vio);
+        base_free(res);
+        base_free(out);
+        base_free(vio);
         fprintf(stderr, "gpmc: error: out of memory\n");
         return H_INTERNAL;
     }
@@ -280,9 +280,9 @@ static int store(const HFile *f, const HOpts *o, const ChkReport *r,
         fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
         rc = H_INTERNAL;
     }
-    lit_free(res);
-    lit_free(out);
-    lit_free(vio);
+    base_free(res);
+    base_free(out);
+    base_free(vio);
     return rc;
 }
 
@@ -361,7 +361,7 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
     res->passed = h_report_passes(f->p, r);
     res->check_id = ids.check_id;
     h_failure_text(r, res->why, sizeof res->why);
-    lit_free(ids.violation_ids);
+    base_free(ids.violation_ids);
     chk_report_free(r);
     return rc;
 }
@@ -372,7 +372,7 @@ char *h_argv_string(const char *cmd, int argc, char **argv)
     char *s;
     for (int i = 0; i < argc; i++)
         n += strlen(argv[i]) + 1;
-    s = lit_malloc(n);
+    s = base_malloc(n);
     if (!s)
         return NULL;
     strcpy(s, "gpmc ");

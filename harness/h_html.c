@@ -65,10 +65,10 @@ static int write_all(int fd, const char *s, size_t n)
     return 0;
 }
 
-/* The whole of fd from its start, NUL-terminated (lit_malloc'd). */
+/* The whole of fd from its start, NUL-terminated (base_malloc'd). */
 static char *read_all(int fd)
 {
-    LitStr s = {0};
+    BaseStr s = {0};
     char buf[65536];
     ssize_t n = 0;
     if (lseek(fd, 0, SEEK_SET) < 0)
@@ -76,9 +76,9 @@ static char *read_all(int fd)
     while ((n = read(fd, buf, sizeof buf)) > 0 ||
            (n < 0 && errno == EINTR))
         if (n > 0)
-            lit_str_putn(&s, buf, (size_t)n);
+            base_str_putn(&s, buf, (size_t)n);
     if (n < 0 || s.failed || !s.s) {
-        lit_str_free(&s);
+        base_str_free(&s);
         return NULL;
     }
     return s.s;
@@ -111,7 +111,7 @@ void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
         svgs[i] = h_strndup(start, len);
         p = start + len;
     }
-    lit_free(all);
+    base_free(all);
     if (in >= 0)
         close(in);
     if (out >= 0)

@@ -89,7 +89,7 @@ static int out_of_memory(const char *cmd)
 
 char *h_strndup(const char *s, size_t n)
 {
-    char *d = lit_malloc(n + 1);
+    char *d = base_malloc(n + 1);
     if (d) {
         memcpy(d, s, n);
         d[n] = '\0';
@@ -210,9 +210,9 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
     chk_options_default(&o->chk);
     h_models_parse("all", o->models, &o->nmodels);
     o->db = NULL;
-    o->files = lit_calloc((size_t)argc + 1, sizeof *o->files);
-    o->defines = lit_calloc((size_t)argc + 1, sizeof *o->defines);
-    o->config = lit_calloc((size_t)argc + 1, sizeof *o->config);
+    o->files = base_calloc((size_t)argc + 1, sizeof *o->files);
+    o->defines = base_calloc((size_t)argc + 1, sizeof *o->defines);
+    o->config = base_calloc((size_t)argc + 1, sizeof *o->config);
     o->jobs = 1;
     if (!o->files || !o->defines || !o->config)
         return out_of_memory(cmd);
@@ -379,12 +379,12 @@ int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
 void h_opts_free(HOpts *o)
 {
     for (int i = 0; i < o->ndefines; i++)
-        lit_free((char *)o->defines[i].name);
+        base_free((char *)o->defines[i].name);
     for (int i = 0; i < o->nconfig; i++)
-        lit_free((char *)o->config[i].key);
-    lit_free(o->files);
-    lit_free(o->defines);
-    lit_free(o->config);
+        base_free((char *)o->config[i].key);
+    base_free(o->files);
+    base_free(o->defines);
+    base_free(o->config);
 }
 
 void h_lit_options(const HOpts *o, LitOptions *lo)

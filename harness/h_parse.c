@@ -17,21 +17,21 @@ int h_cmd_parse(int argc, char **argv)
 {
     HOpts o;
     LitOptions opt;
-    LitDiag diag;
+    BaseDiag diag;
     LitProgram **progs;
     int rc = h_opts_parse(argc, argv, &o, HO_DEFINE | HO_PARSE, "parse");
     rc = h_opts_done(&o, rc, "parse", usage, "no input file");
     if (rc >= 0)
         return rc;
     rc = H_OK;
-    progs = lit_calloc((size_t)o.nfiles + 1, sizeof *progs);
+    progs = base_calloc((size_t)o.nfiles + 1, sizeof *progs);
     if (!progs) {
         fprintf(stderr, "gpmc parse: error: out of memory\n");
         h_opts_free(&o);
         return H_INTERNAL;
     }
     h_lit_options(&o, &opt);
-    lit_diag_init(&diag);
+    base_diag_init(&diag);
     int unread = 0;
     for (int i = 0; i < o.nfiles; i++) {
         /* Only regular files within the size bound (h_file_read). */
@@ -47,7 +47,7 @@ int h_cmd_parse(int argc, char **argv)
             lit_parse_file(o.files[i], &opt, &progs[i], &diag);
         else
             lit_parse_string(o.files[i], text, &opt, &progs[i], &diag);
-        lit_free(text);
+        base_free(text);
     }
     if (unread && !diag.nerrors) {
         rc = H_USAGE;
@@ -70,10 +70,10 @@ int h_cmd_parse(int argc, char **argv)
             rc = H_INTERNAL;
         }
     }
-    lit_diag_free(&diag);
+    base_diag_free(&diag);
     for (int i = 0; i < o.nfiles; i++)
         lit_program_free(progs[i]);
-    lit_free(progs);
+    base_free(progs);
     h_opts_free(&o);
     return rc;
 }

@@ -40,28 +40,28 @@ int h_report_passes(const LitProgram *p, const ChkReport *r)
    passes. */
 void h_failure_text(const ChkReport *r, char *buf, size_t len)
 {
-    LitStr s = {0};
+    BaseStr s = {0};
     int noerror = 0;
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *x = &r->results[k];
         noerror |= x->phase == LIT_NOERROR;
         if (chk_result_passes(x))
             continue;
-        lit_str_printf(&s, "%scond %d: %s", s.len ? "; " : "", k,
+        base_str_printf(&s, "%scond %d: %s", s.len ? "; " : "", k,
                        chk_verdict_names[x->verdict]);
         if (x->expected >= 0)
-            lit_str_printf(&s, ", expected %s",
+            base_str_printf(&s, ", expected %s",
                            chk_verdict_names[x->expected]);
     }
     if (r->status != CHK_DONE)
-        lit_str_printf(&s, "%s%s: %s", s.len ? "; " : "",
+        base_str_printf(&s, "%s%s: %s", s.len ? "; " : "",
                        chk_status_names[r->status],
                        r->reason ? r->reason : "");
     if (!noerror && r->nerrors)
-        lit_str_printf(&s, "%sruntime error without a check noerror",
+        base_str_printf(&s, "%sruntime error without a check noerror",
                        s.len ? "; " : "");
-    lit_str_copy(&s, buf, len);
-    lit_str_free(&s);
+    base_str_copy(&s, buf, len);
+    base_str_free(&s);
 }
 
 static void witness_block(FILE *f, const ChkViolation *v, int64_t id)
@@ -159,98 +159,98 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
 }
 
 /* A JSON string, or null. */
-static void jstr(LitStr *s, const char *text)
+static void jstr(BaseStr *s, const char *text)
 {
     if (text)
-        lit_str_json(s, text);
+        base_str_json(s, text);
     else
-        lit_str_printf(s, "null");
+        base_str_printf(s, "null");
 }
 
 int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
                  const TmCosts *costs, const HStored *ids)
 {
-    LitStr s = {0};
-    lit_str_printf(&s, "{\"test\":");
+    BaseStr s = {0};
+    base_str_printf(&s, "{\"test\":");
     jstr(&s, p->name);
-    lit_str_printf(&s, ",\"path\":");
+    base_str_printf(&s, ",\"path\":");
     jstr(&s, p->path);
-    lit_str_printf(&s, ",\"model\":\"%s\",\"status\":\"%s\",\"reason\":",
+    base_str_printf(&s, ",\"model\":\"%s\",\"status\":\"%s\",\"reason\":",
                    lit_model_names[r->model], chk_status_names[r->status]);
     jstr(&s, r->reason);
     if (ids)
-        lit_str_printf(&s, ",\"check_id\":%lld", (long long)ids->check_id);
-    lit_str_printf(&s, ",\"results\":[");
+        base_str_printf(&s, ",\"check_id\":%lld", (long long)ids->check_id);
+    base_str_printf(&s, ",\"results\":[");
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *res = &r->results[k];
-        lit_str_printf(&s, "%s{\"cond_index\":%d,\"phase\":\"%s\",\"quant\":",
+        base_str_printf(&s, "%s{\"cond_index\":%d,\"phase\":\"%s\",\"quant\":",
                        k ? "," : "", k, lit_phase_names[res->phase]);
         if (res->phase == LIT_NOERROR)
-            lit_str_printf(&s, "null");
+            base_str_printf(&s, "null");
         else
-            lit_str_printf(&s, "\"%s\"", lit_quant_names[res->quant]);
-        lit_str_printf(&s, ",\"cond\":");
+            base_str_printf(&s, "\"%s\"", lit_quant_names[res->quant]);
+        base_str_printf(&s, ",\"cond\":");
         jstr(&s, res->cond);
-        lit_str_printf(&s, ",\"verdict\":\"%s\",\"expected\":",
+        base_str_printf(&s, ",\"verdict\":\"%s\",\"expected\":",
                        vword(res->verdict));
         if (res->expected < 0)
-            lit_str_printf(&s, "null");
+            base_str_printf(&s, "null");
         else
-            lit_str_printf(&s, "\"%s\"", vword(res->expected));
-        lit_str_printf(&s, ",\"positive\":%lld,\"negative\":%lld}",
+            base_str_printf(&s, "\"%s\"", vword(res->expected));
+        base_str_printf(&s, ",\"positive\":%lld,\"negative\":%lld}",
                        (long long)res->positive, (long long)res->negative);
     }
-    lit_str_printf(&s, "],\"outcomes\":[");
+    base_str_printf(&s, "],\"outcomes\":[");
     for (int i = 0; i < r->noutcomes; i++) {
-        lit_str_printf(&s, "%s{\"phase\":\"%s\",\"state\":", i ? "," : "",
+        base_str_printf(&s, "%s{\"phase\":\"%s\",\"state\":", i ? "," : "",
                        lit_phase_names[r->outcomes[i].phase]);
         jstr(&s, r->outcomes[i].state);
-        lit_str_printf(&s, ",\"count\":%lld}",
+        base_str_printf(&s, ",\"count\":%lld}",
                        (long long)r->outcomes[i].count);
     }
-    lit_str_printf(&s, "],\"violations\":[");
+    base_str_printf(&s, "],\"violations\":[");
     for (int i = 0; i < r->nviolations; i++) {
         const ChkViolation *v = &r->violations[i];
-        lit_str_printf(&s, "%s{", i ? "," : "");
+        base_str_printf(&s, "%s{", i ? "," : "");
         if (ids)
-            lit_str_printf(&s, "\"violation_id\":%lld,", (long long)vid(ids, i));
-        lit_str_printf(&s, "\"cond_index\":%d,\"kind\":\"%s\",\"depth\":%d,"
+            base_str_printf(&s, "\"violation_id\":%lld,", (long long)vid(ids, i));
+        base_str_printf(&s, "\"cond_index\":%d,\"kind\":\"%s\",\"depth\":%d,"
                        "\"image\":", v->cond_index, chk_vkind_names[v->kind],
                        v->depth);
         jstr(&s, v->image);
-        lit_str_printf(&s, ",\"witness\":");
+        base_str_printf(&s, ",\"witness\":");
         jstr(&s, v->witness);
         /* The checker's JSON, embedded as it is. */
-        lit_str_printf(&s, ",\"witness_json\":%s}",
+        base_str_printf(&s, ",\"witness_json\":%s}",
                        v->witness_json ? v->witness_json : "null");
     }
-    lit_str_printf(&s, "],\"errors\":[");
+    base_str_printf(&s, "],\"errors\":[");
     for (int i = 0; i < r->nerrors; i++) {
         if (i)
-            lit_str_printf(&s, ",");
+            base_str_printf(&s, ",");
         jstr(&s, r->errors[i]);
     }
-    lit_str_printf(&s, "],\"stats\":{\"states\":%lld,\"transitions\":%lld,"
+    base_str_printf(&s, "],\"stats\":{\"states\":%lld,\"transitions\":%lld,"
                    "\"crash_points\":%lld,\"crash_images\":%lld,"
                    "\"recoveries\":%lld,\"elapsed_ms\":%.3f,\"peak_kb\":%lld}",
                    (long long)r->states, (long long)r->transitions,
                    (long long)r->crash_points, (long long)r->crash_images,
                    (long long)r->recoveries, r->elapsed_ms,
                    (long long)r->peak_kb);
-    lit_str_printf(&s, ",\"costs\":");
+    base_str_printf(&s, ",\"costs\":");
     if (costs && costs->status == TM_OK) {
-        lit_str_printf(&s, "{");
+        base_str_printf(&s, "{");
         for (int k = 0; k < TM_NCOSTS; k++)
-            lit_str_printf(&s, "%s\"%s\":%lld", k ? "," : "", tm_cost_names[k],
+            base_str_printf(&s, "%s\"%s\":%lld", k ? "," : "", tm_cost_names[k],
                            (long long)tm_cost_value(costs, k));
-        lit_str_printf(&s, "}");
+        base_str_printf(&s, "}");
     } else {
-        lit_str_printf(&s, "null");
+        base_str_printf(&s, "null");
     }
-    lit_str_printf(&s, "}");
+    base_str_printf(&s, "}");
     int rc = s.failed ? -1 : 0;
     if (!rc)
         fputs(s.s, f);
-    lit_str_free(&s);
+    base_str_free(&s);
     return rc;
 }

@@ -172,26 +172,26 @@ static int open_db(const char *path, ResDb **db)
     return rc ? res_status(rc, err) : H_OK;
 }
 
-/* Standard input, at most H_MAX_SQL bytes, as a string (lit_malloc'd);
+/* Standard input, at most H_MAX_SQL bytes, as a string (base_malloc'd);
    NULL after printing the error. */
 static char *read_stdin(void)
 {
-    LitStr sql = {0};
+    BaseStr sql = {0};
     char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, stdin)) > 0 &&
            sql.len <= H_MAX_SQL)
-        lit_str_putn(&sql, buf, n);
+        base_str_putn(&sql, buf, n);
     if (ferror(stdin) || sql.failed || sql.len > H_MAX_SQL) {
         fprintf(stderr, "gpmc: error: query: %s\n",
                 ferror(stdin) ? "cannot read standard input"
                 : sql.failed ? "out of memory"
                 : "the SQL on standard input is longer than 1 MB");
-        lit_str_free(&sql);
+        base_str_free(&sql);
         return NULL;
     }
     if (!sql.s)
-        lit_str_putn(&sql, "", 0);
+        base_str_putn(&sql, "", 0);
     return sql.s;
 }
 
@@ -216,7 +216,7 @@ int h_cmd_query(int argc, char **argv)
         return H_USAGE;
     ResDb *db;
     if ((st = open_db(path, &db))) {
-        lit_free(sql);
+        base_free(sql);
         return st;
     }
     res_time_limit(db, timeout);
@@ -225,7 +225,7 @@ int h_cmd_query(int argc, char **argv)
                        stdout);
     st = res_status(rc, res_errmsg(db));
     res_close(db);
-    lit_free(sql);
+    base_free(sql);
     return st;
 }
 

@@ -46,10 +46,10 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
         fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(*db));
         res_close(*db);
         *db = NULL;
-        lit_free(args);
+        base_free(args);
         return H_INTERNAL;
     }
-    lit_free(args);
+    base_free(args);
     return H_OK;
 }
 

@@ -46,7 +46,7 @@ typedef struct {
 
 static void add_path(Paths *ps, const char *p)
 {
-    char *d = LIT_GROW(ps->v, ps->cap, ps->n + 1) ? NULL
+    char *d = BASE_GROW(ps->v, ps->cap, ps->n + 1) ? NULL
                                                    : h_strndup(p, strlen(p));
     if (!d) {
         ps->failed = 1;
@@ -58,8 +58,8 @@ static void add_path(Paths *ps, const char *p)
 static void free_paths(Paths *ps)
 {
     for (size_t i = 0; i < ps->n; i++)
-        lit_free(ps->v[i]);
-    lit_free(ps->v);
+        base_free(ps->v[i]);
+    base_free(ps->v);
 }
 
 /* The .litmus files under dir, recursively. Symbolic links to directories
@@ -306,9 +306,9 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                         Progress *pg)
 {
     int nw = o->jobs < n ? o->jobs : n, next = 0, busy = 0, status = H_OK;
-    Worker *ws = lit_calloc((size_t)nw, sizeof *ws);
-    struct pollfd *pfd = lit_calloc((size_t)nw, sizeof *pfd);
-    int *who = lit_calloc((size_t)nw, sizeof *who);
+    Worker *ws = base_calloc((size_t)nw, sizeof *ws);
+    struct pollfd *pfd = base_calloc((size_t)nw, sizeof *pfd);
+    int *who = base_calloc((size_t)nw, sizeof *who);
     void (*sigpipe)(int) = signal(SIGPIPE, SIG_IGN);
     if (!ws || !pfd || !who) {
         status = H_INTERNAL;
@@ -374,9 +374,9 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
             status = H_INTERNAL;
     }
     signal(SIGPIPE, sigpipe);
-    lit_free(ws);
-    lit_free(pfd);
-    lit_free(who);
+    base_free(ws);
+    base_free(pfd);
+    base_free(who);
     return status;
 }
 
@@ -497,16 +497,16 @@ int h_cmd_suite(int argc, char **argv)
     if (res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION, &run_id)) {
         fprintf(stderr, "gpmc suite: error: %s\n", res_errmsg(db));
         res_close(db);
-        lit_free(args);
+        base_free(args);
         free_paths(&ps);
         h_opts_free(&o);
         return H_INTERNAL;
     }
-    lit_free(args);
-    files = lit_calloc(ps.n + 1, sizeof *files);
-    bad = lit_calloc(ps.n + 1, 1);
-    jobs = lit_calloc(ps.n * LIT_NMODELS + 1, sizeof *jobs);
-    pg.e = lit_calloc(ps.n * LIT_NMODELS + 1, sizeof *pg.e);
+    base_free(args);
+    files = base_calloc(ps.n + 1, sizeof *files);
+    bad = base_calloc(ps.n + 1, 1);
+    jobs = base_calloc(ps.n * LIT_NMODELS + 1, sizeof *jobs);
+    pg.e = base_calloc(ps.n * LIT_NMODELS + 1, sizeof *pg.e);
     if (!files || !bad || !jobs || !pg.e) {
         fprintf(stderr, "gpmc suite: error: out of memory\n");
         status = H_INTERNAL;
@@ -575,10 +575,10 @@ int h_cmd_suite(int argc, char **argv)
         if (!bad[f])
             h_file_free(&files[f]);
     free_paths(&ps);
-    lit_free(files);
-    lit_free(bad);
-    lit_free(jobs);
-    lit_free(pg.e);
+    base_free(files);
+    base_free(bad);
+    base_free(jobs);
+    base_free(pg.e);
     h_opts_free(&o);
     return status == H_OK && pg.failed ? H_FAIL : status;
 }

@@ -1,7 +1,7 @@
 /*
  * h_time.c — `gpmc time FILE… [--model M[,M…]|all] [-D NAME=V]
  * [--config KEY=V] [--db F]`: one timed run of each file's main program
- * under each model (model/timing/timing.h, tm_run), printed as one table,
+ * under each model (timing/timing.h, tm_run), printed as one table,
  * a row per file and model, a column per metric (tm_cost_names). A run
  * that ends in
  * a runtime error or at the step bound prints its row (costs up to there)
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "harness/harness.h"
-#include "model/timing/timing.h"
+#include "timing/timing.h"
 
 static const char *time_help =
     "usage: gpmc time FILE... [--model M[,M...]|all] [-D NAME=V] "
@@ -73,8 +73,8 @@ static int print_table(const Row *rows, int n, int fmt)
 static void free_rows(Row *rows, int n)
 {
     for (int i = 0; i < n; i++)
-        lit_free(rows[i].name);
-    lit_free(rows);
+        base_free(rows[i].name);
+    base_free(rows);
 }
 
 static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
@@ -93,7 +93,7 @@ static int open_db(const HOpts *o, int argc, char **argv, ResDb **db,
         *db = NULL;
         rc = H_USAGE;
     }
-    lit_free(args);
+    base_free(args);
     return rc;
 }
 
@@ -113,7 +113,7 @@ int h_cmd_time(int argc, char **argv)
     r = h_opts_done(&o, r, "time", time_help, "no input file");
     if (r >= 0)
         return r;
-    rows = lit_calloc((size_t)o.nfiles * LIT_NMODELS + 1, sizeof *rows);
+    rows = base_calloc((size_t)o.nfiles * LIT_NMODELS + 1, sizeof *rows);
     if (!rows) {
         fprintf(stderr, "gpmc: internal error: out of memory\n");
         h_opts_free(&o);

@@ -12,7 +12,7 @@
 #include "checker/checker.h"
 #include "litmus/litmus.h"
 #include "model/model.h"
-#include "model/timing/timing.h"
+#include "timing/timing.h"
 #include "results/results.h"
 
 /* Thread steps of the timed run that every checked (file, model) gets
@@ -59,7 +59,7 @@ int h_opts_done(HOpts *o, int r, const char *cmd, const char *help,
                 const char *missing);
 void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
-/* The first n bytes of s as a string (lit_malloc'd), or NULL. */
+/* The first n bytes of s as a string (base_malloc'd), or NULL. */
 char *h_strndup(const char *s, size_t n);
 /* h_suggest.c: the known word nearest to word, if close; else NULL. */
 const char *h_suggest(const char *word, const char *const *known, int n);
@@ -98,7 +98,7 @@ typedef struct {
    many bytes (DESIGN section 6: bad input is refused, never waited on). */
 #define H_MAX_FILE (4 << 20)
 
-/* The bytes of a regular file of at most H_MAX_FILE bytes (lit_malloc'd,
+/* The bytes of a regular file of at most H_MAX_FILE bytes (base_malloc'd,
    NUL-terminated), or NULL with the reason in why. */
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
 /* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */

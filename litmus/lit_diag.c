@@ -6,29 +6,6 @@
 
 #include "litmus/litmus_int.h"
 
-void lit_diag_init(LitDiag *d)
-{
-    memset(d, 0, sizeof *d);
-}
-
-void lit_diag_free(LitDiag *d)
-{
-    lit_free(d->text);
-    memset(d, 0, sizeof *d);
-}
-
-void lit_diag_append(LitDiag *d, const char *line)
-{
-    size_t n = strlen(line);
-    if (lit_grow(&d->text, &d->cap, d->len + n + 2, 1))
-        return;                         /* the count below still tells */
-    memcpy(d->text + d->len, line, n);
-    d->len += n;
-    if (n == 0 || line[n - 1] != '\n')
-        d->text[d->len++] = '\n';
-    d->text[d->len] = '\0';
-}
-
 int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap)
 {
     char buf[512];
@@ -38,12 +15,12 @@ int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap)
     }
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (e->n == e->cap) {
-        LitErr *v = lit_arena_grow(e->arena, e->v, e->n, &e->cap, sizeof *v);
+        LitErr *v = base_arena_grow(e->arena, e->v, e->n, &e->cap, sizeof *v);
         if (!v)
             return -1;
         e->v = v;
     }
-    char *msg = lit_arena_strdup(e->arena, buf);
+    char *msg = base_arena_strdup(e->arena, buf);
     if (!msg)
         return -1;
     e->v[e->n] = (LitErr){pos, e->n, msg};
@@ -70,7 +47,7 @@ static int by_pos(const void *x, const void *y)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-void lit_diag_flush(LitErrs *e, LitDiag *d)
+void lit_diag_flush(LitErrs *e, BaseDiag *d)
 {
     if (e->n > 1)
         qsort(e->v, (size_t)e->n, sizeof *e->v, by_pos);
@@ -85,14 +62,14 @@ void lit_diag_flush(LitErrs *e, LitDiag *d)
                      x->pos.line, x->pos.col, x->msg);
         else
             snprintf(line, sizeof line, "%s: error: %s", e->path, x->msg);
-        lit_diag_append(d, line);
+        base_diag_append(d, line);
         d->nerrors++;
     }
     if (e->full) {
         char line[1024];
         snprintf(line, sizeof line, "%s: error: too many errors; stopped "
                  "after %d", e->path, LIT_MAX_ERRORS);
-        lit_diag_append(d, line);
+        base_diag_append(d, line);
         d->nerrors++;
     }
     e->n = 0;

@@ -97,14 +97,14 @@ static void assemble(LitParser *P)
     for (int32_t i = 0; i < P->nchecks; i++) {
         LitCheck *c = &p->checks[i];
         *c = P->checks[i].c;
-        LitStr s = {0};
+        BaseStr s = {0};
         lit_print_check_text(&s, p, c);
         if (s.failed) {
-            lit_str_free(&s);
+            base_str_free(&s);
             longjmp(*P->oom, 1);
         }
         c->text = lit_parse_strndup(P, s.s, s.len);
-        lit_str_free(&s);
+        base_str_free(&s);
     }
 }
 

@@ -30,11 +30,11 @@ int32_t lit_names_find(const LitNames *t, const char *s, size_t n)
     return e->name ? e->index : -1;
 }
 
-int lit_names_add(LitNames *t, LitArena *a, const char *name, int32_t index)
+int lit_names_add(LitNames *t, BaseArena *a, const char *name, int32_t index)
 {
     if (2 * (t->n + 1) > t->cap) {
         int32_t cap = t->cap ? 2 * t->cap : 16;
-        LitNameSlot *slots = lit_arena_alloc(a, (size_t)cap * sizeof *slots);
+        LitNameSlot *slots = base_arena_alloc(a, (size_t)cap * sizeof *slots);
         if (!slots)
             return -1;
         LitNames bigger = {slots, 0, cap};

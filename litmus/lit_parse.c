@@ -12,7 +12,7 @@
 
 void *lit_parse_alloc(LitParser *P, size_t n)
 {
-    void *p = lit_arena_alloc(P->arena, n);
+    void *p = base_arena_alloc(P->arena, n);
     if (!p)
         longjmp(*P->oom, 1);
     return p;
@@ -21,7 +21,7 @@ void *lit_parse_alloc(LitParser *P, size_t n)
 void *lit_parse_grow(LitParser *P, void *arr, int32_t n, int32_t *cap,
                      size_t elem)
 {
-    void *p = lit_arena_grow(P->arena, arr, n, cap, elem);
+    void *p = base_arena_grow(P->arena, arr, n, cap, elem);
     if (!p)
         longjmp(*P->oom, 1);
     return p;
@@ -29,7 +29,7 @@ void *lit_parse_grow(LitParser *P, void *arr, int32_t n, int32_t *cap,
 
 char *lit_parse_strndup(LitParser *P, const char *s, size_t n)
 {
-    char *d = lit_arena_strndup(P->arena, s, n);
+    char *d = base_arena_strndup(P->arena, s, n);
     if (!d)
         longjmp(*P->oom, 1);
     return d;
@@ -867,30 +867,30 @@ static void top_stmt(LitParser *P, void *ctx)
 
 static const LitOptions no_options = {0, NULL, 0, NULL};
 
-static int read_failed(const char *path, const char *why, LitDiag *diag)
+static int read_failed(const char *path, const char *why, BaseDiag *diag)
 {
     char line[1024];
     snprintf(line, sizeof line, "%s: error: %s", path, why);
-    lit_diag_append(diag, line);
+    base_diag_append(diag, line);
     diag->nerrors++;
     return 1;
 }
 
 static int parse(const char *path, const char *text, size_t len,
-                 const LitOptions *opt, LitProgram **out, LitDiag *diag)
+                 const LitOptions *opt, LitProgram **out, BaseDiag *diag)
 {
     *out = NULL;
-    LitArena *a = lit_arena_new();
-    LitParser *P = lit_calloc(1, sizeof *P);
+    BaseArena *a = base_arena_new();
+    LitParser *P = base_calloc(1, sizeof *P);
     if (!a || !P) {
-        lit_free(P);
-        lit_arena_free(a);
+        base_free(P);
+        base_arena_free(a);
         return read_failed(path, "out of memory", diag);
     }
     jmp_buf oom;
     if (setjmp(oom)) {
-        lit_free(P);
-        lit_arena_free(a);
+        base_free(P);
+        base_arena_free(a);
         return read_failed(path, "out of memory", diag);
     }
     P->oom = &oom;
@@ -929,9 +929,9 @@ static int parse(const char *path, const char *text, size_t len,
     int nerr = P->errs.n;
     LitProgram *prog = P->prog;
     lit_diag_flush(&P->errs, diag);
-    lit_free(P);
+    base_free(P);
     if (nerr) {
-        lit_arena_free(a);
+        base_arena_free(a);
         return 1;
     }
     *out = prog;
@@ -939,19 +939,19 @@ static int parse(const char *path, const char *text, size_t len,
 }
 
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
-                     LitProgram **out, LitDiag *diag)
+                     LitProgram **out, BaseDiag *diag)
 {
     return parse(path, text, strlen(text), opt, out, diag);
 }
 
 int lit_parse_bytes(const char *path, const char *text, size_t len,
-                    const LitOptions *opt, LitProgram **out, LitDiag *diag)
+                    const LitOptions *opt, LitProgram **out, BaseDiag *diag)
 {
     return parse(path, text, len, opt, out, diag);
 }
 
 int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
-                   LitDiag *diag)
+                   BaseDiag *diag)
 {
     char line[256];
     *out = NULL;
@@ -960,7 +960,7 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     size_t len = 0, cap = 0;
     int err = f ? 0 : errno;
     while (f && !err) {
-        if (LIT_GROW(buf, cap, len + 4096)) {
+        if (BASE_GROW(buf, cap, len + 4096)) {
             err = ENOMEM;
             break;
         }
@@ -975,17 +975,17 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
     if (f)
         fclose(f);
     if (err) {
-        lit_free(buf);
+        base_free(buf);
         snprintf(line, sizeof line, "cannot read: %s", strerror(err));
         return read_failed(path, err == ENOMEM ? "out of memory" : line, diag);
     }
     int rc = parse(path, buf ? buf : "", len, opt, out, diag);
-    lit_free(buf);
+    base_free(buf);
     return rc;
 }
 
 void lit_program_free(LitProgram *p)
 {
     if (p)
-        lit_arena_free(p->arena);
+        base_arena_free(p->arena);
 }

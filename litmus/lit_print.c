@@ -7,23 +7,23 @@
 
 #include "litmus/litmus_int.h"
 
-void lit_print_int(LitStr *s, int64_t v)
+void lit_print_int(BaseStr *s, int64_t v)
 {
     /* -9223372036854775808 would read as minus an out-of-range constant. */
     if (v == INT64_MIN)
-        lit_str_printf(s, "0x8000000000000000");
+        base_str_printf(s, "0x8000000000000000");
     else
-        lit_str_printf(s, "%lld", (long long)v);
+        base_str_printf(s, "%lld", (long long)v);
 }
 
-static void operand(LitStr *s, const LitOperand *o)
+static void operand(BaseStr *s, const LitOperand *o)
 {
     switch (o->kind) {
     case LIT_OPD_REG:
-        lit_str_printf(s, "r%d", o->reg);
+        base_str_printf(s, "r%d", o->reg);
         break;
     case LIT_OPD_SREG:
-        lit_str_printf(s, "%s", o->reg < LIT_NSREG ? lit_sreg_names[o->reg]
+        base_str_printf(s, "%s", o->reg < LIT_NSREG ? lit_sreg_names[o->reg]
                                                    : "%?");
         break;
     default:
@@ -38,27 +38,27 @@ static const char *loc_name(const LitProgram *p, int32_t loc)
 }
 
 /* name | name[K] | name[S] | name[S + K] | name[S - K] */
-static void memop(LitStr *s, const LitProgram *p, const LitMem *m)
+static void memop(BaseStr *s, const LitProgram *p, const LitMem *m)
 {
     int array = m->loc >= 0 && m->loc < p->nlocs && p->locs[m->loc].is_array;
-    lit_str_printf(s, "%s", loc_name(p, m->loc));
+    base_str_printf(s, "%s", loc_name(p, m->loc));
     if (m->base.kind == LIT_OPD_NONE) {
         if (array || m->off != 0) {
-            lit_str_printf(s, "[");
+            base_str_printf(s, "[");
             lit_print_int(s, m->off);
-            lit_str_printf(s, "]");
+            base_str_printf(s, "]");
         }
         return;
     }
-    lit_str_printf(s, "[");
+    base_str_printf(s, "[");
     operand(s, &m->base);
     if (m->off < 0 && m->off != INT64_MIN)
-        lit_str_printf(s, " - %lld", -(long long)m->off);
+        base_str_printf(s, " - %lld", -(long long)m->off);
     else if (m->off != 0) {
-        lit_str_printf(s, " + ");
+        base_str_printf(s, " + ");
         lit_print_int(s, m->off);
     }
-    lit_str_printf(s, "]");
+    base_str_printf(s, "]");
 }
 
 /* The first label at target. Labels are in definition order, so their
@@ -78,65 +78,65 @@ static const char *label_at(const LitBody *b, int32_t target)
     return b->labels[lo].index == target ? b->labels[lo].name : NULL;
 }
 
-static void instr(LitStr *s, const LitProgram *p, const LitBody *b,
+static void instr(BaseStr *s, const LitProgram *p, const LitBody *b,
                   const LitInstr *in)
 {
-    lit_str_printf(s, "%s", lit_opcode_name(in->op));
+    base_str_printf(s, "%s", lit_opcode_name(in->op));
     const char *sep = " ";
     switch (lit_opcode_shape(in->op)) {
     case LIT_SH_LD:
-        lit_str_printf(s, " r%d, ", in->rd);
+        base_str_printf(s, " r%d, ", in->rd);
         memop(s, p, &in->m);
         return;
     case LIT_SH_ST:
-        lit_str_printf(s, " ");
+        base_str_printf(s, " ");
         memop(s, p, &in->m);
-        lit_str_printf(s, ", ");
+        base_str_printf(s, ", ");
         operand(s, &in->a);
         return;
     case LIT_SH_ATOM:
     case LIT_SH_CAS:
-        lit_str_printf(s, " r%d, ", in->rd);
+        base_str_printf(s, " r%d, ", in->rd);
         memop(s, p, &in->m);
-        lit_str_printf(s, ", ");
+        base_str_printf(s, ", ");
         operand(s, &in->a);
         if (in->op == LIT_ATOM_CAS) {
-            lit_str_printf(s, ", ");
+            base_str_printf(s, ", ");
             operand(s, &in->b);
         }
         return;
     case LIT_SH_MOV:
     case LIT_SH_ALU:
-        lit_str_printf(s, " r%d, ", in->rd);
+        base_str_printf(s, " r%d, ", in->rd);
         operand(s, &in->a);
         if (in->op != LIT_MOV) {
-            lit_str_printf(s, ", ");
+            base_str_printf(s, ", ");
             operand(s, &in->b);
         }
         return;
     case LIT_SH_BCOND:
-        lit_str_printf(s, " ");
+        base_str_printf(s, " ");
         operand(s, &in->a);
-        lit_str_printf(s, ", ");
+        base_str_printf(s, ", ");
         operand(s, &in->b);
         sep = ", ";
         /* fall through */
     case LIT_SH_BRA: {
         const char *l = label_at(b, in->target);
         if (l)
-            lit_str_printf(s, "%s%s", sep, l);
+            base_str_printf(s, "%s%s", sep, l);
         else                            /* a hand-made IR without labels */
-            lit_str_printf(s, "%s<%d>", sep, in->target);
+            base_str_printf(s, "%s<%d>", sep, in->target);
         return;
     }
     case LIT_SH_ASSERT:
-        lit_str_printf(s, " ");
+        base_str_printf(s, " ");
         operand(s, &in->a);
-        lit_str_printf(s, " %s ", lit_cmp_names[in->cmp < 6 ? in->cmp : 0]);
+        base_str_printf(s, " %s ", lit_cmp_names[in->cmp < 6 ? in->cmp : 0]);
         operand(s, &in->b);
         return;
     case LIT_SH_MEM:
-        lit_str_printf(s, " ");
+        base_str_printf(s, " ");
         memop(s, p, &in->m);
         return;
     default:
@@ -147,10 +147,10 @@ static void instr(LitStr *s, const LitProgram *p, const LitBody *b,
 void lit_format_instr(const LitProgram *p, const LitBody *b,
                       const LitInstr *in, char *buf, size_t len)
 {
-    LitStr s = {0};
+    BaseStr s = {0};
     instr(&s, p, b, in);
-    lit_str_copy(&s, buf, len);
-    lit_str_free(&s);
+    base_str_copy(&s, buf, len);
+    base_str_free(&s);
 }
 
 /* ---- conditions -------------------------------------------------------- */
@@ -176,7 +176,7 @@ static int prec(int kind)
     }
 }
 
-static void cond(LitStr *s, const LitProgram *p, const LitCond *c, int min);
+static void cond(BaseStr *s, const LitProgram *p, const LitCond *c, int min);
 
 static const char *const binop[] = {
     [LIT_C_ADD] = "+", [LIT_C_SUB] = "-", [LIT_C_MUL] = "*",
@@ -186,7 +186,7 @@ static const char *const binop[] = {
     [LIT_C_ARREQ] = "==", [LIT_C_ARRNE] = "!=",
 };
 
-static void body(LitStr *s, const LitProgram *p, const LitCond *c)
+static void body(BaseStr *s, const LitProgram *p, const LitCond *c)
 {
     int pr = prec(c->kind);
     switch (c->kind) {
@@ -196,55 +196,55 @@ static void body(LitStr *s, const LitProgram *p, const LitCond *c)
     case LIT_C_LOC: {
         const char *n = loc_name(p, c->loc);
         if (c->loc >= 0 && c->loc < p->nlocs && p->locs[c->loc].is_array)
-            lit_str_printf(s, "%s[%d]", n, c->index);
+            base_str_printf(s, "%s[%d]", n, c->index);
         else
-            lit_str_printf(s, "%s", n);
+            base_str_printf(s, "%s", n);
         return;
     }
     case LIT_C_REG:
-        lit_str_printf(s, "%d:r%d", c->gtid, c->reg);
+        base_str_printf(s, "%d:r%d", c->gtid, c->reg);
         return;
     case LIT_C_NEG:
-        lit_str_printf(s, "-");
+        base_str_printf(s, "-");
         cond(s, p, c->l, PR_NEG);
         return;
     case LIT_C_NOT:
         /* !(x == 1), not !x == 1, although both read the same */
-        lit_str_printf(s, "!");
+        base_str_printf(s, "!");
         cond(s, p, c->l, c->l->kind == LIT_C_NOT ? PR_NOT : PR_ATOM);
         return;
     case LIT_C_ARREQ:
     case LIT_C_ARRNE:
-        lit_str_printf(s, "%s %s {", loc_name(p, c->loc), binop[c->kind]);
+        base_str_printf(s, "%s %s {", loc_name(p, c->loc), binop[c->kind]);
         for (int32_t i = 0; i < c->n; i++) {
-            lit_str_printf(s, "%s", i ? ", " : "");
+            base_str_printf(s, "%s", i ? ", " : "");
             lit_print_int(s, c->vals[i]);
         }
-        lit_str_printf(s, "}");
+        base_str_printf(s, "}");
         return;
     case LIT_C_IMP:                     /* right-associative */
         cond(s, p, c->l, pr + 1);
-        lit_str_printf(s, " -> ");
+        base_str_printf(s, " -> ");
         cond(s, p, c->r, pr);
         return;
     default:                            /* left-associative binary */
         cond(s, p, c->l, pr == PR_CMP ? pr + 1 : pr);
-        lit_str_printf(s, " %s ", binop[c->kind]);
+        base_str_printf(s, " %s ", binop[c->kind]);
         cond(s, p, c->r, pr + 1);
         return;
     }
 }
 
 /* c, parenthesised when it binds looser than min */
-static void cond(LitStr *s, const LitProgram *p, const LitCond *c, int min)
+static void cond(BaseStr *s, const LitProgram *p, const LitCond *c, int min)
 {
     int paren = prec(c->kind) < min;
-    lit_str_printf(s, "%s", paren ? "(" : "");
+    base_str_printf(s, "%s", paren ? "(" : "");
     body(s, p, c);
-    lit_str_printf(s, "%s", paren ? ")" : "");
+    base_str_printf(s, "%s", paren ? ")" : "");
 }
 
-void lit_print_cond(LitStr *s, const LitProgram *p, const LitCond *c)
+void lit_print_cond(BaseStr *s, const LitProgram *p, const LitCond *c)
 {
     cond(s, p, c, PR_IMP);
 }
@@ -252,28 +252,28 @@ void lit_print_cond(LitStr *s, const LitProgram *p, const LitCond *c)
 void lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
                      size_t len)
 {
-    LitStr s = {0};
+    BaseStr s = {0};
     lit_print_cond(&s, p, c);
-    lit_str_copy(&s, buf, len);
-    lit_str_free(&s);
+    base_str_copy(&s, buf, len);
+    base_str_free(&s);
 }
 
-void lit_print_check_text(LitStr *s, const LitProgram *p, const LitCheck *c)
+void lit_print_check_text(BaseStr *s, const LitProgram *p, const LitCheck *c)
 {
     if (c->phase == LIT_NOERROR) {
-        lit_str_printf(s, "noerror");
+        base_str_printf(s, "noerror");
         return;
     }
-    lit_str_printf(s, "%s (", lit_quant_names[c->quant]);
+    base_str_printf(s, "%s (", lit_quant_names[c->quant]);
     lit_print_cond(s, p, c->cond);
-    lit_str_printf(s, ")");
+    base_str_printf(s, ")");
 }
 
 /* ---- the program ------------------------------------------------------- */
 
 /* Write out what s holds; -1 once an append ran out of memory or a write
    failed (the text then stops short). */
-static int flush(FILE *f, LitStr *s)
+static int flush(FILE *f, BaseStr *s)
 {
     if (s->failed)
         return -1;
@@ -283,121 +283,121 @@ static int flush(FILE *f, LitStr *s)
     return s->failed ? -1 : 0;
 }
 
-static void decl(LitStr *s, const LitLoc *l)
+static void decl(BaseStr *s, const LitLoc *l)
 {
     static const char *const space[] = {"pm", "dram", "shared"};
-    lit_str_printf(s, "%s %s", space[l->space], l->name);
+    base_str_printf(s, "%s %s", space[l->space], l->name);
     if (l->is_array)
-        lit_str_printf(s, "[%d]", l->size);
+        base_str_printf(s, "[%d]", l->size);
     int same = 1;
     for (int32_t i = 1; i < l->size; i++)
         same &= l->init[i] == l->init[0];
-    lit_str_printf(s, "%s", same ? " = " : " = {");
+    base_str_printf(s, "%s", same ? " = " : " = {");
     for (int32_t i = 0; i < (same ? 1 : l->size); i++) {
-        lit_str_printf(s, "%s", i ? ", " : "");
+        base_str_printf(s, "%s", i ? ", " : "");
         lit_print_int(s, l->init[i]);
     }
-    lit_str_printf(s, "%s", same ? "" : "}");
+    base_str_printf(s, "%s", same ? "" : "}");
     if (l->pin >= 0)
-        lit_str_printf(s, " line %d", l->pin);
-    lit_str_printf(s, "\n");
+        base_str_printf(s, " line %d", l->pin);
+    base_str_printf(s, "\n");
 }
 
 /* Instructions at INDENT, labels on their own line 4 columns left. */
-static void code(LitStr *s, const LitProgram *p, const LitBody *b, int indent)
+static void code(BaseStr *s, const LitProgram *p, const LitBody *b, int indent)
 {
     int32_t l = 0;
     for (int32_t i = 0; i <= b->ninstr; i++) {
         for (; l < b->nlabels && b->labels[l].index == i; l++)
-            lit_str_printf(s, "%*s%s:\n", indent - 4, "", b->labels[l].name);
+            base_str_printf(s, "%*s%s:\n", indent - 4, "", b->labels[l].name);
         if (i == b->ninstr)
             break;
-        lit_str_printf(s, "%*s", indent, "");
+        base_str_printf(s, "%*s", indent, "");
         instr(s, p, b, &b->code[i]);
-        lit_str_printf(s, "\n");
+        base_str_printf(s, "\n");
     }
 }
 
-static void kernel(LitStr *s, const LitProgram *p, const LitKernel *k,
+static void kernel(BaseStr *s, const LitProgram *p, const LitKernel *k,
                    int indent)
 {
-    lit_str_printf(s, "%*skernel %s grid %d block %d", indent, "", k->name,
+    base_str_printf(s, "%*skernel %s grid %d block %d", indent, "", k->name,
                    k->grid, k->block);
     if (k->warp_set)
-        lit_str_printf(s, " warp %d", k->warp);
-    lit_str_printf(s, " {\n");
+        base_str_printf(s, " warp %d", k->warp);
+    base_str_printf(s, " {\n");
     for (int32_t i = 0; i < k->nbodies; i++) {
         const LitBody *b = &k->bodies[i];
         if (k->spmd) {
             code(s, p, b, indent + 4);
             continue;
         }
-        lit_str_printf(s, "%*sthread %d {\n", indent + 4, "", b->gtid);
+        base_str_printf(s, "%*sthread %d {\n", indent + 4, "", b->gtid);
         code(s, p, b, indent + 8);
-        lit_str_printf(s, "%*s}\n", indent + 4, "");
+        base_str_printf(s, "%*s}\n", indent + 4, "");
     }
-    lit_str_printf(s, "%*s}\n", indent, "");
+    base_str_printf(s, "%*s}\n", indent, "");
 }
 
-static void check(LitStr *s, const LitProgram *p, const LitCheck *c)
+static void check(BaseStr *s, const LitProgram *p, const LitCheck *c)
 {
-    lit_str_printf(s, "check %s", lit_phase_names[c->phase]);
+    base_str_printf(s, "check %s", lit_phase_names[c->phase]);
     if (c->phase != LIT_NOERROR) {
-        lit_str_printf(s, " ");
+        base_str_printf(s, " ");
         lit_print_check_text(s, p, c);
     }
     const char *sep = " expect";
     for (int m = 0; m < LIT_NMODELS; m++) {
         if (c->expect[m] < 0)
             continue;
-        lit_str_printf(s, "%s %s=%s", sep, lit_model_names[m],
+        base_str_printf(s, "%s %s=%s", sep, lit_model_names[m],
                        c->expect[m] ? "ok" : "no");
         sep = "";
     }
-    lit_str_printf(s, "\n");
+    base_str_printf(s, "\n");
 }
 
 int lit_print(FILE *f, const LitProgram *p)
 {
-    LitStr s = {0};
-    lit_str_printf(&s, "test %s", p->name);
+    BaseStr s = {0};
+    base_str_printf(&s, "test %s", p->name);
     if (p->doc) {
-        lit_str_printf(&s, " \"");
+        base_str_printf(&s, " \"");
         for (const char *c = p->doc; *c; c++)
-            lit_str_printf(&s, "%s%c", *c == '"' || *c == '\\' ? "\\" : "",
+            base_str_printf(&s, "%s%c", *c == '"' || *c == '\\' ? "\\" : "",
                            *c);
-        lit_str_printf(&s, "\"");
+        base_str_printf(&s, "\"");
     }
-    lit_str_printf(&s, "\n");
+    base_str_printf(&s, "\n");
     if (p->nparams)
-        lit_str_printf(&s, "\n");
+        base_str_printf(&s, "\n");
     for (int32_t i = 0; i < p->nparams; i++) {
-        lit_str_printf(&s, "param %s = ", p->params[i].name);
+        base_str_printf(&s, "param %s = ", p->params[i].name);
         lit_print_int(&s, p->params[i].value);
-        lit_str_printf(&s, "\n");
+        base_str_printf(&s, "\n");
     }
     if (p->config.set)
-        lit_str_printf(&s, "\n");
+        base_str_printf(&s, "\n");
     for (int k = 0; k < LIT_NCONFIG; k++) {
         if (!(p->config.set & (1u << k)))
             continue;
         char v[64];
         lit_config_format(&p->config, k, v, sizeof v);
-        lit_str_printf(&s, "config %s = %s\n", lit_config_name(k), v);
+        base_str_printf(&s, "config %s = %s\n", lit_config_name(k), v);
     }
     if (p->nlocs)
-        lit_str_printf(&s, "\n");
+        base_str_printf(&s, "\n");
     for (int32_t i = 0; i < p->nlocs; i++) {
         decl(&s, &p->locs[i]);
         flush(f, &s);
     }
     for (int32_t i = 0; i < p->nmain; i++) {
-        lit_str_printf(&s, "\n");
+        base_str_printf(&s, "\n");
         kernel(&s, p, &p->kernels[p->main_seq[i]], 0);
         flush(f, &s);
     }
     if (p->has_recover) {
-        lit_str_printf(&s, "\nrecover {\n");
+        base_str_printf(&s, "\nrecover {\n");
         /* A recovery kernel is written where it is first launched: it is
            launched first at the first `run` that follows every earlier
            recovery kernel's first launch, i.e. recovery kernels appear in
@@ -409,17 +409,17 @@ int lit_print(FILE *f, const LitProgram *p)
                 kernel(&s, p, &p->kernels[k], 4);
                 written = k + 1;
             } else {
-                lit_str_printf(&s, "    run %s\n", p->kernels[k].name);
+                base_str_printf(&s, "    run %s\n", p->kernels[k].name);
             }
             flush(f, &s);
         }
-        lit_str_printf(&s, "}\n");
+        base_str_printf(&s, "}\n");
     }
     if (p->nchecks)
-        lit_str_printf(&s, "\n");
+        base_str_printf(&s, "\n");
     for (int32_t i = 0; i < p->nchecks; i++)
         check(&s, p, &p->checks[i]);
     int rc = flush(f, &s);
-    lit_str_free(&s);
+    base_str_free(&s);
     return rc;
 }

@@ -10,7 +10,7 @@
  * lit_print writes the canonical form; parsing it again yields a program
  * equal to the first by lit_program_equal (source positions aside).
  * A LitProgram owns one arena and is freed at once by lit_program_free.
- * This is the bottom layer: it depends on nothing else in gpmc.
+ * It depends on base/ only.
  */
 #ifndef GPMC_LITMUS_H
 #define GPMC_LITMUS_H
@@ -19,68 +19,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- memory: the one way to allocate (lit_mem.c) ------------------------
- * Every heap allocation in gpmc goes through these, and every array grows
- * through lit_grow, so that failure is handled the same way everywhere: a
- * NULL or -1 the caller turns into an error code (the checker: an
- * `incomplete` check), never abort() and never an unchecked pointer. */
+#include "base/base.h"
 
-void *lit_malloc(size_t n);
-void *lit_calloc(size_t count, size_t size);
-void *lit_realloc(void *p, size_t n);
-void lit_free(void *p);
-/* Makes room for `need` elements of `elem` bytes in the array whose address
-   is arrp (a T **), capacity *cap, doubling from 8. 0 ok; -1 out of memory,
-   the array left as it was. */
-int lit_grow(void *arrp, size_t *cap, size_t need, size_t elem);
-#define LIT_GROW(arr, cap, need) lit_grow(&(arr), &(cap), (need), sizeof *(arr))
-/* Tests: the n-th allocation from now fails (n >= 1); 0 turns it off.
-   Returns how many allocations were still to go before this call (0: the
-   failure happened, or none was set). */
-long lit_mem_fail_after(long n);
-
-/* A growable string. `failed` is set once an append ran out of memory; the
-   text then stops short, and users check the flag before trusting it. */
-typedef struct {
-    char *s;                            /* NUL-terminated once written */
-    size_t len, cap;
-    int failed;
-} LitStr;
-
-void lit_str_printf(LitStr *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void lit_str_putn(LitStr *s, const char *text, size_t n);
-/* A JSON string literal, quotes included: control characters and the
-   quote and backslash escaped, invalid UTF-8 replaced by U+FFFD. */
-void lit_str_json(LitStr *s, const char *text);
-void lit_str_copy(const LitStr *s, char *buf, size_t len);  /* truncates */
-void lit_str_free(LitStr *s);
-
-/* ---- arena: one per lifetime, freed at once ---------------------------- */
-
-typedef struct LitArena LitArena;
-
-LitArena *lit_arena_new(void);
-void *lit_arena_alloc(LitArena *a, size_t n);          /* zeroed, 16-aligned */
-char *lit_arena_strdup(LitArena *a, const char *s);
-char *lit_arena_strndup(LitArena *a, const char *s, size_t n);
-void lit_arena_free(LitArena *a);
-
-/* ---- diagnostics ------------------------------------------------------- */
+/* ---- source positions ------------------------------------------------- */
 
 typedef struct {
     int32_t line, col;                  /* 1-based; 0 when not from a file */
 } LitPos;
-
-/* Collects "file:line:col: error: message" lines, in source order. */
-typedef struct {
-    int nerrors;
-    char *text;                         /* all messages, '\n'-terminated */
-    size_t len, cap;
-} LitDiag;
-
-void lit_diag_init(LitDiag *d);
-void lit_diag_free(LitDiag *d);
 
 /* ---- models (named in `expect`) ---------------------------------------- */
 
@@ -323,7 +268,7 @@ typedef struct {
                                            (inline kernels and `run`) */
     int32_t nchecks;
     LitCheck *checks;
-    LitArena *arena;
+    BaseArena *arena;
 } LitProgram;
 
 /* ---- parsing ----------------------------------------------------------- */
@@ -346,12 +291,12 @@ typedef struct {
 
 /* 0 and *out set on success; nonzero with every error appended to diag. */
 int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
-                   LitDiag *diag);
+                   BaseDiag *diag);
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
-                     LitProgram **out, LitDiag *diag);
+                     LitProgram **out, BaseDiag *diag);
 /* len bytes, NUL bytes included (each an invalid character). */
 int lit_parse_bytes(const char *path, const char *text, size_t len,
-                    const LitOptions *opt, LitProgram **out, LitDiag *diag);
+                    const LitOptions *opt, LitProgram **out, BaseDiag *diag);
 void lit_program_free(LitProgram *p);
 
 /* Structural equality, ignoring source positions. */

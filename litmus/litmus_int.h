@@ -33,16 +33,6 @@ enum {
     LIT_DEFAULT_WARP = 32
 };
 
-/* ---- arena vectors ----------------------------------------------------- */
-
-/* Grow *arr (n used, *cap allocated, elements of elem bytes) inside the
-   arena, doubling; arr is NULL (with *cap 0) or what the last call for
-   this array returned. A small old block is abandoned to the arena, a big
-   one resized in place. The new room is zeroed. NULL when out of memory
-   (arr is then still valid). */
-void *lit_arena_grow(LitArena *a, void *arr, int32_t n, int32_t *cap,
-                     size_t elem);
-
 /* ---- error collection -------------------------------------------------- */
 
 typedef struct {
@@ -52,7 +42,7 @@ typedef struct {
 } LitErr;
 
 typedef struct {
-    LitArena *arena;
+    BaseArena *arena;
     const char *path;
     LitErr *v;
     int32_t n, cap;
@@ -66,9 +56,7 @@ int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
 int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap);
 /* Sort by position (file-level first), drop exact repeats, append to d;
    then a last line when errors were dropped. */
-void lit_diag_flush(LitErrs *e, LitDiag *d);
-/* Append one preformatted line ("path: error: ...") to d. */
-void lit_diag_append(LitDiag *d, const char *line);
+void lit_diag_flush(LitErrs *e, BaseDiag *d);
 
 /* ---- name tables (lit_names.c) ----------------------------------------- */
 
@@ -86,14 +74,14 @@ typedef struct {
 int32_t lit_names_find(const LitNames *t, const char *s, size_t n);
 /* Map NAME (kept, not copied) to INDEX, replacing any earlier index.
    0 ok, -1 out of memory. */
-int lit_names_add(LitNames *t, LitArena *a, const char *name, int32_t index);
+int lit_names_add(LitNames *t, BaseArena *a, const char *name, int32_t index);
 
 /* ---- printing pieces (lit_print.c) ------------------------------------- */
 
-void lit_print_int(LitStr *s, int64_t v);       /* reads back as v */
-void lit_print_cond(LitStr *s, const LitProgram *p, const LitCond *c);
+void lit_print_int(BaseStr *s, int64_t v);       /* reads back as v */
+void lit_print_cond(BaseStr *s, const LitProgram *p, const LitCond *c);
 /* "QUANT (COND)" or "noerror" */
-void lit_print_check_text(LitStr *s, const LitProgram *p, const LitCheck *c);
+void lit_print_check_text(BaseStr *s, const LitProgram *p, const LitCheck *c);
 
 /* ---- lexer ------------------------------------------------------------- */
 
@@ -202,7 +190,7 @@ typedef struct {
     int nl_skipped;                     /* a newline was blank before tok */
     jmp_buf *jb;                        /* syntax error: back to statement */
     jmp_buf *oom;                       /* out of memory: abandon the file */
-    LitArena *arena;                    /* the program's */
+    BaseArena *arena;                    /* the program's */
     LitErrs errs;
     const LitOptions *opt;
     uint8_t *define_used;

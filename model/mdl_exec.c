@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/mdl_reduce.h"
+#include "model/model_int.h"
 
 const char *const mdl_err_names[MDL_NERRKINDS] = {
     "bounds", "arith", "assert", "deadlock", "barrier-divergence",
@@ -106,11 +106,11 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
             n += k->body_of[g] >= 0;
         L->nthreads = n;
         L->ncta = k->grid;
-        L->gtid = lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
-        L->body = lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
-        L->cta = lit_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
-        L->cta_first = lit_arena_alloc(m->arena, (size_t)k->grid * sizeof(int32_t));
-        L->cta_count = lit_arena_alloc(m->arena, (size_t)k->grid * sizeof(int32_t));
+        L->gtid = base_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
+        L->body = base_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
+        L->cta = base_arena_alloc(m->arena, (size_t)(n + 1) * sizeof(int32_t));
+        L->cta_first = base_arena_alloc(m->arena, (size_t)k->grid * sizeof(int32_t));
+        L->cta_count = base_arena_alloc(m->arena, (size_t)k->grid * sizeof(int32_t));
         n = 0;
         for (int64_t g = 0; g < total; g++) {
             int32_t c = (int32_t)(g / k->block);
@@ -157,7 +157,7 @@ static int build_part(Model *m, int part, int32_t n, const int32_t *seq,
                       char *err, size_t errlen)
 {
     m->nlaunch[part] = n;
-    m->launch[part] = lit_arena_alloc(m->arena,
+    m->launch[part] = base_arena_alloc(m->arena,
                                       (size_t)(n ? n : 1) * sizeof(MdlLaunch));
     if (!n)
         return build_launch(m, &m->launch[part][0], -1, err, errlen);
@@ -214,21 +214,21 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen)
 {
     Model *m;
-    LitArena *a;
+    BaseArena *a;
     if (model < 0 || model >= LIT_NMODELS) {
         snprintf(err, errlen, "unknown model %d", model);
         return NULL;
     }
     if (errlen)
         err[0] = 0;
-    a = lit_arena_new();
+    a = base_arena_new();
     if (!a) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    m = lit_arena_alloc(a, sizeof *m);
+    m = base_arena_alloc(a, sizeof *m);
     if (!m) {
-        lit_arena_free(a);
+        base_arena_free(a);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
@@ -238,18 +238,18 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->pol = mdl_policy(model);
     m->naive = (mode & MDL_NAIVE) != 0;
     m->mode = m->naive ? MDL_NAIVE : mode;
-    m->ops = m->pol->hierarchy ? &mdl_hw_ops : &mdl_abstract_ops;
-    if ((!m->naive && mdl_access_setup(m)) ||
-        ((m->mode & MDL_SLICE) && mdl_slice_setup(m))) {
+    m->ops = m->pol->hierarchy ? &hw_ops : &abs_ops;
+    if ((!m->naive && red_access_setup(m)) ||
+        ((m->mode & MDL_SLICE) && red_slice_setup(m))) {
         snprintf(err, errlen, "out of memory");
-        lit_arena_free(a);
+        base_arena_free(a);
         return NULL;
     }
-    m->init_pm = lit_arena_alloc(a, ((size_t)p->pm_words + 1) *
+    m->init_pm = base_arena_alloc(a, ((size_t)p->pm_words + 1) *
                                     sizeof *m->init_pm);
     if (!m->init_pm) {
         snprintf(err, errlen, "out of memory");
-        lit_arena_free(a);
+        base_arena_free(a);
         return NULL;
     }
     for (int i = 0; i < p->nlocs; i++)
@@ -260,24 +260,24 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
         build_part(m, 0, p->nmain, p->main_seq, err, errlen) ||
         build_part(m, 1, p->has_recover ? p->nrecover : 0, p->recover_seq,
                    err, errlen) ||
-        (m->red && mdl_access_launches(m))) {
+        (m->red && red_access_launches(m))) {
         if (!err[0])
             snprintf(err, errlen, "out of memory");
-        lit_arena_free(a);
+        base_arena_free(a);
         return NULL;
     }
     m->scratch.cap = m->max_words;
-    m->scratch.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    m->scratch.w = base_arena_alloc(a, m->max_words * sizeof(uint64_t));
     m->succ.cap = m->max_words;
-    m->succ.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    m->succ.w = base_arena_alloc(a, m->max_words * sizeof(uint64_t));
     if (m->red && !m->projected)
-        m->red->observed = NULL;        /* the model keeps every word */
+        m->observed = NULL;        /* the model keeps every word */
     m->trial.cap = m->max_words;
-    m->trial.w = lit_arena_alloc(a, m->max_words * sizeof(uint64_t));
-    m->img = lit_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
+    m->trial.w = base_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    m->img = base_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
     if (!m->scratch.w || !m->succ.w || !m->trial.w || !m->img) {
         snprintf(err, errlen, "out of memory");
-        lit_arena_free(a);
+        base_arena_free(a);
         return NULL;
     }
     note_degraded(m);
@@ -287,7 +287,7 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
 void mdl_free(Model *m)
 {
     if (m)
-        lit_arena_free(m->arena);
+        base_arena_free(m->arena);
 }
 
 uint32_t mdl_max_words(const Model *m)
@@ -890,7 +890,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     uint32_t codes[128];
     int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
     if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
-        int i = mdl_por_ample(m, s, L, codes, nev, out);
+        int i = red_por_ample(m, s, L, codes, nev, out);
         if (i >= 0) {
             succ(ctx, (uint32_t)i, out);
             return 1;
@@ -902,7 +902,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
             if (TH_STATUS(s->w[L->thr_off + (uint32_t)i * L->thr_stride]) !=
                 TS_RUN)
                 continue;
-            r = mdl_por_transition(m, s, L, (uint32_t)i, out, &e, &len);
+            r = red_por_transition(m, s, L, (uint32_t)i, out, &e, &len);
             if (r == MDL_OK) {
                 succ(ctx, (uint32_t)i, out);
                 n++;
@@ -930,13 +930,13 @@ int mdl_chain(Model *m, const MdlState *s, uint32_t step)
     MdlError e;
     int n = 1;
     if (!(step & MDL_STEP_EVENT) && !mdl_terminal(m, s))
-        mdl_por_transition(m, s, mdl_launch_of(m, s), step, &m->succ, &e, &n);
+        red_por_transition(m, s, mdl_launch_of(m, s), step, &m->succ, &e, &n);
     return n;
 }
 
 int mdl_observed(const Model *m, int32_t word)
 {
-    return !m->projected || m->red->observed[word];
+    return !m->projected || m->observed[word];
 }
 
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,

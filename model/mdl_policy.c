@@ -1,6 +1,6 @@
 /*
  * mdl_policy.c — the persistency models as data (DESIGN section 4): one
- * MdlPolicy per model, read by the abstract semantics (mdl_abstract.c),
+ * MdlPolicy per model, read by the abstract semantics (abs_model.c),
  * by instruction execution (mdl_exec.c: which barriers are collective),
  * by the reductions (which steps force) and by the timing layer (which
  * reference implementation a barrier has). model.h documents the fields.

@@ -68,14 +68,10 @@ const MdlPolicy *mdl_policy(int model);  /* NULL for an unknown model */
 /* The rule instruction `op` follows (pbar.*, psync), or NULL. */
 const MdlRule *mdl_policy_rule(const MdlPolicy *pol, int op);
 
-/* A state vector. w has room for cap words, and the words from len to cap
-   are zero (the checker's store reads a vector up to its len and takes the
-   rest as zero). No hash travels with it: the store names a state by its
-   tree, encoded from the words that differ from its parent's. */
-typedef struct {
-    uint64_t *w;
-    uint32_t len, cap;
-} MdlState;
+/* A state vector (a BaseVec: w has room for cap words, and the words from
+   len to cap are zero). No hash travels with it: the store names a state
+   by its own encoding. */
+typedef BaseVec MdlState;
 
 static inline void mdl_set(MdlState *s, uint32_t i, uint64_t v)
 {

@@ -64,7 +64,7 @@ typedef struct MdlOps MdlOps;
 struct MdlRed;
 
 /* What a step did to the persistency state, recorded by models that keep
-   track (Model.fx_kept) and read by the reductions (mdl_reduce.h). */
+   track (Model.fx_kept) and read by the reductions (reduce.h). */
 enum {
     MDL_FX_GROW = 1,                    /* a pending store was added */
     MDL_FX_SHRINK = 2,                  /* pending stores were persisted */
@@ -85,6 +85,11 @@ struct Model {
     int projected;                      /* MDL_SLICE in effect: crash images
                                            hold unobserved words at their
                                            initial value */
+    uint8_t *observed;                  /* per PM word: a check can see it
+                                           (red_slice.c); NULL: every word */
+    uint8_t *kept;                      /* hierarchy models, per PM line:
+                                           the model keeps its hierarchy
+                                           state; NULL: every line */
     int64_t *init_pm;                   /* declared initial PM, per word */
     const MdlOps *ops;
     int32_t nlaunch[2];                 /* main, recovery */
@@ -97,7 +102,7 @@ struct Model {
     char notes[512];
     int noted;                          /* bit per note already given */
     void *mstate;                       /* the persistency model's own */
-    LitArena *arena;
+    BaseArena *arena;
 };
 
 /* A persistency model plugs in through these hooks. Every hook that takes a
@@ -146,8 +151,36 @@ struct MdlOps {
                    MdlPending *out, int max);
 };
 
-extern const MdlOps mdl_abstract_ops;
-extern const MdlOps mdl_hw_ops;
+extern const MdlOps abs_ops;           /* model/abstract/ */
+extern const MdlOps hw_ops;            /* model/hw/ */
+
+/* Hierarchy models: whether the model keeps the state of PM line l. */
+static inline int mdl_kept(const Model *m, uint32_t l)
+{
+    return !m->kept || m->kept[l];
+}
+
+/* ---- the reductions (model/reduce/), as the core calls them ------------ */
+
+/* red_access.c: setup allocates Model.red; launches (once the launches
+   are built) the per-launch caches. */
+int red_access_setup(Model *m);
+int red_access_launches(Model *m);
+/* red_slice.c: fills Model.observed and, for hierarchy models, Model.kept
+   (before the model's own setup, which lays out its region by them). */
+int red_slice_setup(Model *m);
+/* Executes transition `step` of s into out: the step, then (MDL_FUSE)
+   the invisible steps of the same thread after it; *n gets the number
+   of instructions. MDL_OK, MDL_FAILED (e filled) or MDL_NOSTEP. */
+int red_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
+                       uint32_t step, MdlState *out, MdlError *e, int *n);
+/* The slot whose step alone stands for every step of s (an ample
+   singleton), its successor in out; -1 when s must be fully expanded.
+   codes: the nev model events enabled at s (hw's default mode), which the
+   step must commute with. */
+int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
+                  const uint32_t *codes, int nev, MdlState *out);
+
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);
 

@@ -29,7 +29,7 @@ typedef struct {
 
 typedef struct {
     ResDb *db;
-    LitArena *a;
+    BaseArena *a;
     const char *json;
     Node *v;
     size_t n, cap;
@@ -42,7 +42,7 @@ static const char *keep(Graph *g, sqlite3_stmt *st, int i)
 {
     if (sqlite3_column_type(st, i) == SQLITE_NULL)
         return NULL;
-    char *s = lit_arena_strdup(g->a, res_sql_text(st, i));
+    char *s = base_arena_strdup(g->a, res_sql_text(st, i));
     g->failed |= !s;
     return s;
 }
@@ -71,7 +71,7 @@ static int load_ints(Graph *g, const char *arr, int64_t **v, size_t *n,
         return rc;
     int s;
     while ((s = res_sql_step(g->db, st)) > 0) {
-        if (LIT_GROW(*v, *cap, *n + 1)) {
+        if (BASE_GROW(*v, *cap, *n + 1)) {
             g->failed = 1;
             break;
         }
@@ -100,7 +100,7 @@ static int load_crashes(Graph *g)
         return rc;
     int s;
     while ((s = res_sql_step(g->db, st)) > 0 && !g->failed) {
-        if (LIT_GROW(g->crash, g->capcrash, g->ncrash + 1)) {
+        if (BASE_GROW(g->crash, g->capcrash, g->ncrash + 1)) {
             g->failed = 1;
             break;
         }
@@ -143,7 +143,7 @@ static int load_steps(Graph *g, const char *path, int recovery_array)
         return rc;
     int s;
     while ((s = res_sql_step(g->db, st)) > 0 && !g->failed) {
-        if (LIT_GROW(g->v, g->cap, g->n + 1)) {
+        if (BASE_GROW(g->v, g->cap, g->n + 1)) {
             g->failed = 1;
             break;
         }
@@ -476,7 +476,7 @@ int res_dot_witness(ResDb *db, int64_t violation_id, const char *json,
         return res_sql_fail(db, RES_EINPUT,
                             "violation %lld has no witness_json",
                             (long long)violation_id);
-    Graph g = {db, lit_arena_new(), json, NULL, 0, 0, 1, 0, NULL, 0, 0};
+    Graph g = {db, base_arena_new(), json, NULL, 0, 0, 1, 0, NULL, 0, 0};
     int rc = g.a ? check_json(&g, violation_id) : RES_EINTERNAL;
     if (!rc)
         rc = load_crashes(&g);
@@ -504,12 +504,12 @@ int res_dot_witness(ResDb *db, int64_t violation_id, const char *json,
     }
     if (!rc)
         fputs("}\n", out);
-    lit_free(g.v);
+    base_free(g.v);
     for (size_t k = 0; k < g.ncrash; k++) {
-        lit_free(g.crash[k].held);
-        lit_free(g.crash[k].lost);
+        base_free(g.crash[k].held);
+        base_free(g.crash[k].lost);
     }
-    lit_free(g.crash);
-    lit_arena_free(g.a);
+    base_free(g.crash);
+    base_arena_free(g.a);
     return rc;
 }

@@ -14,25 +14,25 @@
 typedef struct {
     ResDb *db;
     const ResHtmlOptions *o;
-    LitStr h;                           /* the page */
+    BaseStr h;                           /* the page */
 } Html;
 
 static void text(Html *H, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': lit_str_putn(&H->h, "&amp;", 5); break;
-        case '<': lit_str_putn(&H->h, "&lt;", 4); break;
-        case '>': lit_str_putn(&H->h, "&gt;", 4); break;
-        case '"': lit_str_putn(&H->h, "&quot;", 6); break;
-        default: lit_str_putn(&H->h, s, 1);
+        case '&': base_str_putn(&H->h, "&amp;", 5); break;
+        case '<': base_str_putn(&H->h, "&lt;", 4); break;
+        case '>': base_str_putn(&H->h, "&gt;", 4); break;
+        case '"': base_str_putn(&H->h, "&quot;", 6); break;
+        default: base_str_putn(&H->h, s, 1);
         }
     }
 }
 
 static void raw(Html *H, const char *s)
 {
-    lit_str_printf(&H->h, "%s", s);
+    base_str_printf(&H->h, "%s", s);
 }
 
 static const char style[] =
@@ -81,10 +81,10 @@ static void matrix_cell(Html *H, sqlite3_stmt *st)
     int pass = sqlite3_column_int(st, 7);
     const char *cls = !strcmp(v, "Unknown") ? "unknown unexpected"
                       : !pass ? "unexpected" : !strcmp(v, "Ok") ? "ok" : "no";
-    lit_str_printf(&H->h, "<td class=\"%s\" title=\"expected %s\">", cls,
+    base_str_printf(&H->h, "<td class=\"%s\" title=\"expected %s\">", cls,
                    e ? e : "none");
     if (sqlite3_column_type(st, 8) != SQLITE_NULL)
-        lit_str_printf(&H->h, "<a href=\"#violation-%lld\">",
+        base_str_printf(&H->h, "<a href=\"#violation-%lld\">",
                        (long long)sqlite3_column_int64(st, 8));
     text(H, v);
     if (!pass)
@@ -130,8 +130,8 @@ static int matrix(Html *H)
                 raw(H, "<td class=\"none\">-</td>");
             if (open)
                 raw(H, "</tr>\n");
-            lit_free(test);
-            lit_free(config);
+            base_free(test);
+            base_free(config);
             test = res_strdup(name);
             config = res_strdup(cfg);
             if (!test || !config) {
@@ -149,7 +149,7 @@ static int matrix(Html *H)
             raw(H, "\">");
             /* The config only matters when a test has several. */
             text(H, sqlite3_column_int(st, 9) > 1 ? cfg : "");
-            lit_str_printf(&H->h, "</td><td class=\"num\">%lld</td><td>",
+            base_str_printf(&H->h, "</td><td class=\"num\">%lld</td><td>",
                            (long long)k);
             text(H, res_sql_text(st, 3));
             raw(H, "</td>");
@@ -171,8 +171,8 @@ static int matrix(Html *H)
         raw(H, "</tr>\n");
     raw(H, "</tbody></table>\n");
     sqlite3_finalize(st);
-    lit_free(test);
-    lit_free(config);
+    base_free(test);
+    base_free(config);
     res_models_free(models, nmodels);
     return rc ? rc : s < 0 ? -s : RES_OK;
 }
@@ -209,7 +209,7 @@ static int failing(Html *H)
         text(H, res_sql_text(st, 0));
         raw(H, "</td><td>");
         text(H, res_sql_text(st, 1));
-        lit_str_printf(&H->h, "</td><td class=\"num\">%lld</td><td>",
+        base_str_printf(&H->h, "</td><td class=\"num\">%lld</td><td>",
                        (long long)sqlite3_column_int64(st, 2));
         text(H, res_sql_text(st, 3));
         raw(H, "</td><td>");
@@ -251,8 +251,8 @@ typedef struct {
 static void strings_free(Strings *s)
 {
     for (size_t i = 0; i < s->n; i++)
-        lit_free(s->v[i]);
-    lit_free(s->v);
+        base_free(s->v[i]);
+    base_free(s->v);
 }
 
 /* The DOT graph of every witness, in WITNESS_SQL order (NULL for a
@@ -267,7 +267,7 @@ static int witness_dots(Html *H, Strings *dots)
     while (!rc && (s = res_sql_step(H->db, st)) > 0) {
         char *buf = NULL;
         size_t len = 0;
-        if (LIT_GROW(dots->v, dots->cap, dots->n + 1)) {
+        if (BASE_GROW(dots->v, dots->cap, dots->n + 1)) {
             rc = res_sql_fail(H->db, RES_EINTERNAL, "report: out of memory");
             break;
         }
@@ -279,14 +279,14 @@ static int witness_dots(Html *H, Strings *dots)
                                   "report: out of memory");
                 break;
             }
-            LitStr title = {0};
-            lit_str_printf(&title, "violation %lld: %s",
+            BaseStr title = {0};
+            base_str_printf(&title, "violation %lld: %s",
                            (long long)sqlite3_column_int64(st, 0),
                            res_sql_text(st, 3));
             int r = title.failed ? RES_EINTERNAL
                 : res_dot_witness(H->db, sqlite3_column_int64(st, 0),
                                   res_sql_text(st, 5), title.s, f);
-            lit_str_free(&title);
+            base_str_free(&title);
             fclose(f);
             /* A witness the DOT writer cannot read is shown as text. */
             if (r == RES_OK)
@@ -320,7 +320,7 @@ static int witnesses(Html *H)
     int rc = witness_dots(H, &dots);
     char **svgs = NULL;
     if (!rc && dots.n) {
-        svgs = lit_calloc(dots.n, sizeof *svgs);
+        svgs = base_calloc(dots.n, sizeof *svgs);
         if (!svgs)
             rc = res_sql_fail(H->db, RES_EINTERNAL, "report: out of memory");
         else if (H->o->svg)
@@ -336,7 +336,7 @@ static int witnesses(Html *H)
     int s = 0;
     for (size_t i = 0; !rc && i < dots.n && (s = res_sql_step(H->db, st)) > 0;
          i++) {
-        lit_str_printf(&H->h, "<section class=\"witness\" id=\"violation-%lld\">"
+        base_str_printf(&H->h, "<section class=\"witness\" id=\"violation-%lld\">"
                        "<h3>violation %lld: ",
                        (long long)sqlite3_column_int64(st, 0),
                        (long long)sqlite3_column_int64(st, 0));
@@ -345,7 +345,7 @@ static int witnesses(Html *H)
         text(H, res_sql_text(st, 6));
         raw(H, " under ");
         text(H, res_sql_text(st, 7));
-        lit_str_printf(&H->h, " (check %lld)</h3>\n<p>condition %lld",
+        base_str_printf(&H->h, " (check %lld)</h3>\n<p>condition %lld",
                        (long long)sqlite3_column_int64(st, 1),
                        (long long)sqlite3_column_int64(st, 2));
         if (col(st, 8)) {
@@ -364,7 +364,7 @@ static int witnesses(Html *H)
         size_t len;
         const char *svg = svg_element(svgs[i], &len);
         if (svg)
-            lit_str_putn(&H->h, svg, len);
+            base_str_putn(&H->h, svg, len);
         else if (dots.v[i])
             raw(H, "<p>(Graphviz unavailable: the graph in DOT)</p>");
         if (!svg && dots.v[i]) {
@@ -378,8 +378,8 @@ static int witnesses(Html *H)
     }
     sqlite3_finalize(st);
     for (size_t i = 0; svgs && i < dots.n; i++)
-        lit_free(svgs[i]);
-    lit_free(svgs);
+        base_free(svgs[i]);
+    base_free(svgs);
     strings_free(&dots);
     return rc ? rc : s < 0 ? -s : RES_OK;
 }
@@ -404,28 +404,28 @@ static int costs(Html *H)
     raw(H, "<h2 id=\"costs\">Costs per model</h2>\n<p>Cycles (blue) and NVM"
            " line writes (orange) of each check's timed run, scaled to the"
            " test's largest.</p>\n<div id=\"cost-bars\">\n");
-    LitStr key = {0};
+    BaseStr key = {0};
     int s, n = 0;
     while ((s = res_sql_step(H->db, st)) > 0) {
-        LitStr k = {0};
-        lit_str_printf(&k, "%s\n%s", res_sql_text(st, 0), res_sql_text(st, 1));
+        BaseStr k = {0};
+        base_str_printf(&k, "%s\n%s", res_sql_text(st, 0), res_sql_text(st, 1));
         if (!key.s || !k.s || strcmp(key.s, k.s)) {
             if (key.s)
                 raw(H, "</div>\n");
             raw(H, "<div class=\"bars\"><h3>");
             text(H, res_sql_text(st, 0));
             raw(H, "</h3>\n");
-            lit_str_free(&key);
+            base_str_free(&key);
             key = k;
         } else {
-            lit_str_free(&k);
+            base_str_free(&k);
         }
         int64_t cyc = sqlite3_column_int64(st, 3), maxc =
             sqlite3_column_int64(st, 5);
         double wc = maxc > 0 ? 100.0 * (double)cyc / (double)maxc : 0;
         raw(H, "<div class=\"bar\"><span class=\"label\">");
         text(H, res_sql_text(st, 2));
-        lit_str_printf(&H->h, "</span><span class=\"fill cycles\""
+        base_str_printf(&H->h, "</span><span class=\"fill cycles\""
                        " style=\"width:%.1f%%\"></span>%lld cycles</div>\n",
                        wc * 0.6, (long long)cyc);
         if (col(st, 4)) {
@@ -433,7 +433,7 @@ static int costs(Html *H)
                     maxw = sqlite3_column_int64(st, 6);
             double ww = maxw > 0 ? 100.0 * (double)w / (double)maxw : 0;
             raw(H, "<div class=\"bar\"><span class=\"label\"></span>");
-            lit_str_printf(&H->h, "<span class=\"fill writes\""
+            base_str_printf(&H->h, "<span class=\"fill writes\""
                            " style=\"width:%.1f%%\"></span>%lld NVM writes"
                            "</div>\n", ww * 0.6, (long long)w);
         }
@@ -441,7 +441,7 @@ static int costs(Html *H)
     }
     if (key.s)
         raw(H, "</div>\n");
-    lit_str_free(&key);
+    base_str_free(&key);
     sqlite3_finalize(st);
     raw(H, "</div>\n");
     if (!n)
@@ -455,16 +455,16 @@ static int costs(Html *H)
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    LitStr s = {0};
+    BaseStr s = {0};
     char buf[4096];
     size_t n;
     if (!f)
         return NULL;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0 && s.len < (16u << 20))
-        lit_str_putn(&s, buf, n);
+        base_str_putn(&s, buf, n);
     fclose(f);
     if (s.failed || !s.s) {
-        lit_str_free(&s);
+        base_str_free(&s);
         return NULL;
     }
     return s.s;
@@ -484,19 +484,19 @@ static void growth(Html *H)
     const char *el = svg_element(svg, &len);
     if (el) {
         raw(H, "<div id=\"growth-plot\">");
-        lit_str_putn(&H->h, el, len);
+        base_str_putn(&H->h, el, len);
         raw(H, "</div>\n");
-        lit_free(svg);
+        base_free(svg);
         return;
     }
-    lit_free(svg);
+    base_free(svg);
     snprintf(path, sizeof path, "%s/growth.csv", dir ? dir : "");
     char *csv = dir ? slurp(path) : NULL;
     if (!csv || res_growth_svg(csv, &H->h)) {
         raw(H, "<p>No plot: run <code>make bench</code> (it writes"
                " bench/out/growth.csv or growth.svg).</p>\n");
     }
-    lit_free(csv);
+    base_free(csv);
 }
 
 /* ---- the page ------------------------------------------------------------------ */
@@ -510,7 +510,7 @@ static int summary(Html *H)
                     " latest_checks", "") < 0 ||
         res_sql_int(H->db, &runs, "SELECT count(*) FROM runs", "") < 0)
         return RES_EINTERNAL;
-    lit_str_printf(&H->h, "<p id=\"summary\">%lld tests, %lld latest checks,"
+    base_str_printf(&H->h, "<p id=\"summary\">%lld tests, %lld latest checks,"
                    " %lld runs. <a href=\"#verdicts\">Verdicts</a> &middot;"
                    " <a href=\"#failing\">Failing checks</a> &middot;"
                    " <a href=\"#witnesses\">Witnesses</a> &middot;"
@@ -543,6 +543,6 @@ int res_report_html(ResDb *db, const ResHtmlOptions *o, FILE *out)
         rc = res_sql_fail(db, RES_EINTERNAL, "report: out of memory");
     if (!rc)
         fputs(H.h.s, out);
-    lit_str_free(&H.h);
+    base_str_free(&H.h);
     return rc;
 }

@@ -31,7 +31,7 @@ typedef struct {
 
 static int map_put(ResDb *db, IdMap *m, int64_t src, int64_t dst)
 {
-    if (LIT_GROW(m->v, m->cap, m->n + 1))
+    if (BASE_GROW(m->v, m->cap, m->n + 1))
         return res_sql_fail(db, RES_EINTERNAL, "merge: out of memory");
     m->v[m->n++] = (IdPair){src, dst};
     return RES_OK;
@@ -293,7 +293,7 @@ out:
 
 /* The rows of a query (one text argument, or none when arg is NULL) as
    text: the columns of a row separated by blanks, one line a row. */
-static int rows_text(ResDb *db, LitStr *out, const char *sql,
+static int rows_text(ResDb *db, BaseStr *out, const char *sql,
                      const char *arg)
 {
     sqlite3_stmt *st;
@@ -303,7 +303,7 @@ static int rows_text(ResDb *db, LitStr *out, const char *sql,
     int s, n = sqlite3_column_count(st);
     while ((s = res_sql_step(db, st)) > 0)
         for (int i = 0; i < n; i++)
-            lit_str_printf(out, "%s%c", res_sql_text(st, i),
+            base_str_printf(out, "%s%c", res_sql_text(st, i),
                            i + 1 < n ? ' ' : '\n');
     sqlite3_finalize(st);
     if (s < 0)
@@ -314,7 +314,7 @@ static int rows_text(ResDb *db, LitStr *out, const char *sql,
 
 /* The schema objects of db, one "type name tbl_name sql" line each, sorted:
    what must be identical to a fresh gpmc database's. */
-static int schema_text(ResDb *db, LitStr *out)
+static int schema_text(ResDb *db, BaseStr *out)
 {
     return rows_text(db, out, "SELECT type, name, tbl_name, coalesce(sql, '')"
                      " FROM sqlite_schema ORDER BY type, name", NULL);
@@ -462,7 +462,7 @@ static int typed_values(ResDb *db, ResDb *ref, const char *path)
 static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
                   const char *path)
 {
-    LitStr have = {0};
+    BaseStr have = {0};
     int rc = schema_text(db, &have);
     if (!rc && strcmp(have.s ? have.s : "", ref_schema)) {
         char what[256];
@@ -471,7 +471,7 @@ static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
         rc = res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results database:"
                           " %s", path, what);
     }
-    lit_str_free(&have);
+    base_str_free(&have);
     if (!rc)
         rc = integrity(db, path);
     if (!rc)
@@ -482,7 +482,7 @@ static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
 }
 
 /* The columns of a table as PRAGMA table_info gives them, one line each. */
-static int columns_text(ResDb *db, const char *table, LitStr *out)
+static int columns_text(ResDb *db, const char *table, BaseStr *out)
 {
     return rows_text(db, out, "SELECT name, type, \"notnull\","
                      " coalesce(dflt_value, ''), pk FROM pragma_table_info(?)"
@@ -511,12 +511,12 @@ static int known_object(ResDb *db, ResDb *ref, const char *path,
                             " it has a %s %s that gpmc does not create", path,
                             type, name);
     if (same && !strcmp(type, "table")) {
-        LitStr have = {0}, want = {0};
+        BaseStr have = {0}, want = {0};
         if (!(rc = columns_text(db, name, &have)) &&
             !(rc = columns_text(ref, name, &want)))
             same = !strcmp(have.s ? have.s : "", want.s ? want.s : "");
-        lit_str_free(&have);
-        lit_str_free(&want);
+        base_str_free(&have);
+        base_str_free(&want);
         if (rc)
             return rc;
     }
@@ -615,7 +615,7 @@ int res_merge(const char *out_path, const char *const *in, int nin,
     int rc = res_open(":memory:", RES_READWRITE, &ref, err, errlen);
     if (rc)
         return rc;
-    LitStr ref_schema = {0};
+    BaseStr ref_schema = {0};
     if ((rc = schema_text(ref, &ref_schema))) {
         snprintf(err, errlen, "%s", res_errmsg(ref));
         goto done;
@@ -657,8 +657,8 @@ int res_merge(const char *out_path, const char *const *in, int nin,
             res_sql_fail(dst, rc, "%s", g.src->err);
         }
         res_close(g.src);
-        lit_free(g.runs.v);
-        lit_free(g.tests.v);
+        base_free(g.runs.v);
+        base_free(g.tests.v);
     }
     if (!rc)
         rc = res_sql_exec(dst, "COMMIT", "");
@@ -670,7 +670,7 @@ int res_merge(const char *out_path, const char *const *in, int nin,
     if (rc && !existed)
         remove_db(out_path);
 done:
-    lit_str_free(&ref_schema);
+    base_str_free(&ref_schema);
     res_close(ref);
     return rc;
 }

@@ -12,13 +12,13 @@ static const char *const std_models[] = {
 char *res_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *d = lit_malloc(n);
+    char *d = base_malloc(n);
     return d ? memcpy(d, s, n) : NULL;
 }
 
 static int add(ResDb *db, char ***v, size_t *n, size_t *cap, const char *m)
 {
-    char *d = LIT_GROW(*v, *cap, *n + 1) ? NULL : res_strdup(m);
+    char *d = BASE_GROW(*v, *cap, *n + 1) ? NULL : res_strdup(m);
     if (!d)
         return res_sql_fail(db, RES_EINTERNAL, "report: out of memory");
     (*v)[(*n)++] = d;
@@ -58,6 +58,6 @@ int res_models(ResDb *db, char ***models, size_t *n)
 void res_models_free(char **models, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        lit_free(models[i]);
-    lit_free(models);
+        base_free(models[i]);
+    base_free(models);
 }

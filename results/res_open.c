@@ -78,7 +78,7 @@ static int open_once(const char *path, int mode, ResDb **out, char *err,
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return RES_EINPUT;
     }
-    ResDb *db = lit_calloc(1, sizeof *db);
+    ResDb *db = base_calloc(1, sizeof *db);
     if (!db) {
         snprintf(err, errlen, "%s: out of memory", path);
         return RES_EINTERNAL;
@@ -122,7 +122,7 @@ void res_close(ResDb *db)
     if (!db)
         return;
     sqlite3_close(db->db);
-    lit_free(db);
+    base_free(db);
 }
 
 const char *res_errmsg(const ResDb *db)

@@ -66,7 +66,7 @@ static int parse(const char *csv, Point **pts, size_t *n)
         if (*e1 || *e2 || !*z || !*st || !(states > 0) || !isfinite(size) ||
             !isfinite(states))
             continue;
-        if (LIT_GROW(*pts, cap, *n + 1))
+        if (BASE_GROW(*pts, cap, *n + 1))
             return -1;
         Point *p = &(*pts)[(*n)++];
         snprintf(p->series, sizeof p->series, "%s", s);
@@ -76,15 +76,15 @@ static int parse(const char *csv, Point **pts, size_t *n)
     return *n ? 0 : -1;
 }
 
-static void esc(LitStr *out, const char *s)
+static void esc(BaseStr *out, const char *s)
 {
     for (; *s; s++) {
         if (*s == '<')
-            lit_str_printf(out, "&lt;");
+            base_str_printf(out, "&lt;");
         else if (*s == '&')
-            lit_str_printf(out, "&amp;");
+            base_str_printf(out, "&amp;");
         else
-            lit_str_putn(out, s, 1);
+            base_str_putn(out, s, 1);
     }
 }
 
@@ -96,12 +96,12 @@ static int seen_before(const Point *p, size_t i)
     return 0;
 }
 
-int res_growth_svg(const char *csv, LitStr *out)
+int res_growth_svg(const char *csv, BaseStr *out)
 {
     Point *p = NULL;
     size_t n = 0;
     if (parse(csv, &p, &n)) {
-        lit_free(p);
+        base_free(p);
         return -1;
     }
     double x0 = p[0].size, x1 = p[0].size, y0 = p[0].states, y1 = y0;
@@ -118,16 +118,16 @@ int res_growth_svg(const char *csv, LitStr *out)
         x1 = x0 + 1;
 #define X(v) (ML + ((v) - x0) / (x1 - x0) * (W - ML - MR))
 #define Y(v) (MT + (ly1 - log10(v)) / (ly1 - ly0) * (H - MT - MB))
-    lit_str_printf(out, "<div id=\"growth-plot\"><svg xmlns=\"http://www.w3.org/"
+    base_str_printf(out, "<div id=\"growth-plot\"><svg xmlns=\"http://www.w3.org/"
                    "2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
                    " font-family=\"sans-serif\" font-size=\"11\">\n"
                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\""
                    " fill=\"none\" stroke=\"#888\"/>\n", W, H, W, H, ML, MT,
                    W - ML - MR, H - MT - MB);
     for (double e = ly0; e <= ly1; e++)
-        lit_str_printf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">"
+        base_str_printf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">"
                        "1e%g</text>\n", ML - 4, Y(pow(10, e)) + 4, e);
-    lit_str_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%g"
+    base_str_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%g"
                    "</text><text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%g"
                    "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
                    "size</text><text x=\"14\" y=\"%d\" transform=\"rotate(-90"
@@ -139,28 +139,28 @@ int res_growth_svg(const char *csv, LitStr *out)
         if (seen_before(p, i))
             continue;
         const char *c = colours[k % NCOLOURS];
-        lit_str_printf(out, "<g class=\"series\"><polyline fill=\"none\""
+        base_str_printf(out, "<g class=\"series\"><polyline fill=\"none\""
                        " stroke=\"%s\" stroke-width=\"2\" points=\"", c);
         for (size_t j = i; j < n; j++)
             if (!strcmp(p[j].series, p[i].series))
-                lit_str_printf(out, "%.1f,%.1f ", X(p[j].size),
+                base_str_printf(out, "%.1f,%.1f ", X(p[j].size),
                                Y(p[j].states));
-        lit_str_printf(out, "\"/>");
+        base_str_printf(out, "\"/>");
         for (size_t j = i; j < n; j++)
             if (!strcmp(p[j].series, p[i].series))
-                lit_str_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\""
+                base_str_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\""
                                " fill=\"%s\"><title>%g states</title>"
                                "</circle>", X(p[j].size), Y(p[j].states), c,
                                p[j].states);
-        lit_str_printf(out, "<text x=\"%d\" y=\"%d\" fill=\"%s\">",
+        base_str_printf(out, "<text x=\"%d\" y=\"%d\" fill=\"%s\">",
                        W - MR + 10, MT + 14 * (int)(k + 1), c);
         esc(out, p[i].series);
-        lit_str_printf(out, "</text></g>\n");
+        base_str_printf(out, "</text></g>\n");
         k++;
     }
 #undef X
 #undef Y
-    lit_str_printf(out, "</svg></div>\n");
-    lit_free(p);
+    base_str_printf(out, "</svg></div>\n");
+    base_free(p);
     return 0;
 }

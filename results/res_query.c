@@ -93,14 +93,14 @@ static const char *value_cell(ResTable *t, sqlite3_stmt *st, int i,
 static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
 {
     int ncols = sqlite3_column_count(st), s;
-    const char **cells = lit_calloc((size_t)ncols + 1, sizeof *cells);
-    int *kinds = lit_calloc((size_t)ncols + 1, sizeof *kinds);
+    const char **cells = base_calloc((size_t)ncols + 1, sizeof *cells);
+    int *kinds = base_calloc((size_t)ncols + 1, sizeof *kinds);
     for (int i = 0; cells && i < ncols; i++)
         cells[i] = sqlite3_column_name(st, i);
     ResTable *t = cells && kinds ? res_table_new(ncols, cells) : NULL;
     if (!t) {
-        lit_free(cells);
-        lit_free(kinds);
+        base_free(cells);
+        base_free(kinds);
         return res_sql_fail(db, RES_EINTERNAL, "query: out of memory");
     }
     res_table_null_text(t, "NULL");
@@ -111,8 +111,8 @@ static int print_rows(ResDb *db, sqlite3_stmt *st, int fmt, FILE *out)
     }
     int rc = s < 0 ? RES_EINPUT : res_table_print(t, fmt, out);
     res_table_free(t);
-    lit_free(cells);
-    lit_free(kinds);
+    base_free(cells);
+    base_free(kinds);
     /* A failure while stepping is the statement's (e.g. a bad argument to a
        function, or the time limit): an input error. */
     if (s < 0 && db->timed_out)

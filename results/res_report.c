@@ -30,10 +30,10 @@ typedef struct {
 static void variants_free(Variants *vs)
 {
     for (size_t i = 0; i < vs->n; i++) {
-        lit_free(vs->v[i].test);
-        lit_free(vs->v[i].config);
+        base_free(vs->v[i].test);
+        base_free(vs->v[i].config);
     }
-    lit_free(vs->v);
+    base_free(vs->v);
 }
 
 static int oom(ResDb *db)
@@ -52,7 +52,7 @@ static int load_variants(Report *R)
     int s;
     while ((s = res_sql_step(R->db, st)) > 0) {
         Variants *vs = &R->vs;
-        if (LIT_GROW(vs->v, vs->cap, vs->n + 1)) {
+        if (BASE_GROW(vs->v, vs->cap, vs->n + 1)) {
             s = -oom(R->db);
             break;
         }
@@ -204,7 +204,7 @@ static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
     if (rc)
         return rc;
     int ncols = off + 2 + nmodels;
-    const char **cells = lit_calloc((size_t)ncols, sizeof *cells);
+    const char **cells = base_calloc((size_t)ncols, sizeof *cells);
     char *test = NULL, *config = NULL;
     int64_t cond = -1;
     int s, open = 0;
@@ -241,7 +241,7 @@ static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
     if (open)
         res_table_add(t, cells, NULL);
     sqlite3_finalize(st);
-    lit_free(cells);
+    base_free(cells);
     return s < 0 ? -s : RES_OK;
 }
 
@@ -252,7 +252,7 @@ static int report_verdicts(Report *R, FILE *out)
     size_t nmodels = 0;
     int rc = res_models(R->db, &models, &nmodels), off = 0;
     ResTable *t = NULL;
-    if (!rc && !(hdr = lit_calloc(nmodels + 2, sizeof *hdr)))
+    if (!rc && !(hdr = base_calloc(nmodels + 2, sizeof *hdr)))
         rc = oom(R->db);
     if (!rc) {
         hdr[0] = "cond";
@@ -278,7 +278,7 @@ static int report_verdicts(Report *R, FILE *out)
         print_configs(R, out);
     }
     res_table_free(t);
-    lit_free(hdr);
+    base_free(hdr);
     res_models_free(models, nmodels);
     return rc;
 }

@@ -24,31 +24,31 @@ static void block(const char *title, const char *text, FILE *out)
 /* "4: crash ~exists (x == 1)" and "No (expected Ok)", or "4" and NULL
    when the check line has no results row (a runtime error without
    `check noerror`). */
-static void condition_text(sqlite3_stmt *st, LitStr *cond, LitStr *verdict)
+static void condition_text(sqlite3_stmt *st, BaseStr *cond, BaseStr *verdict)
 {
-    lit_str_printf(cond, "%lld", (long long)sqlite3_column_int64(st, 2));
+    base_str_printf(cond, "%lld", (long long)sqlite3_column_int64(st, 2));
     if (sqlite3_column_type(st, 12) == SQLITE_NULL)
         return;
     const char *quant = res_sql_text(st, 13), *text = res_sql_text(st, 14);
     size_t n = strlen(quant);
-    lit_str_printf(cond, ": %s", res_sql_text(st, 12));
+    base_str_printf(cond, ": %s", res_sql_text(st, 12));
     /* The condition text may carry its quantifier already. */
     if (*quant && (strncmp(text, quant, n) || text[n] != ' '))
-        lit_str_printf(cond, " %s", quant);
+        base_str_printf(cond, " %s", quant);
     if (*text)
-        lit_str_printf(cond, " %s", text);
-    lit_str_printf(verdict, "%s (expected %s)", res_sql_text(st, 15),
+        base_str_printf(cond, " %s", text);
+    base_str_printf(verdict, "%s (expected %s)", res_sql_text(st, 15),
                    sqlite3_column_type(st, 16) == SQLITE_NULL
                        ? "none" : res_sql_text(st, 16));
 }
 
 static int print_violation(ResDb *db, sqlite3_stmt *st, FILE *out)
 {
-    LitStr cond = {0}, verdict = {0};
+    BaseStr cond = {0}, verdict = {0};
     condition_text(st, &cond, &verdict);
     if (cond.failed || verdict.failed) {
-        lit_str_free(&cond);
-        lit_str_free(&verdict);
+        base_str_free(&cond);
+        base_str_free(&verdict);
         return res_sql_fail(db, RES_EINTERNAL, "show: out of memory");
     }
     fprintf(out, "violation %lld: %s, depth %lld\n",
@@ -65,17 +65,17 @@ static int print_violation(ResDb *db, sqlite3_stmt *st, FILE *out)
     if (sqlite3_column_type(st, 4) != SQLITE_NULL)
         block("image", res_sql_text(st, 4), out);
     block("witness", res_sql_text(st, 5), out);
-    lit_str_free(&cond);
-    lit_str_free(&verdict);
+    base_str_free(&cond);
+    base_str_free(&verdict);
     return RES_OK;
 }
 
 /* The DOT graph of the violation, titled with what it violates. */
 static int print_dot(ResDb *db, sqlite3_stmt *st, FILE *out)
 {
-    LitStr title = {0}, cond = {0}, verdict = {0};
+    BaseStr title = {0}, cond = {0}, verdict = {0};
     condition_text(st, &cond, &verdict);
-    lit_str_printf(&title, "violation %lld: %s of %s under %s (check %lld)\n"
+    base_str_printf(&title, "violation %lld: %s of %s under %s (check %lld)\n"
                    "condition %s%s%s",
                    (long long)sqlite3_column_int64(st, 0), res_sql_text(st, 3),
                    res_sql_text(st, 8), res_sql_text(st, 10),
@@ -88,9 +88,9 @@ static int print_dot(ResDb *db, sqlite3_stmt *st, FILE *out)
                           sqlite3_column_type(st, 6) == SQLITE_NULL
                               ? NULL : res_sql_text(st, 6),
                           title.s, out);
-    lit_str_free(&title);
-    lit_str_free(&cond);
-    lit_str_free(&verdict);
+    base_str_free(&title);
+    base_str_free(&cond);
+    base_str_free(&verdict);
     return rc;
 }
 
@@ -147,7 +147,7 @@ static int table_rows(ResDb *db, ResTable *t, int ncols, const char *sql,
 }
 
 /* The check's fields, as text in *text (the caller frees it). */
-static int check_header(ResDb *db, int64_t id, LitStr *text)
+static int check_header(ResDb *db, int64_t id, BaseStr *text)
 {
     sqlite3_stmt *st;
     int rc = res_sql_prepare(db, &st,
@@ -172,7 +172,7 @@ static int check_header(ResDb *db, int64_t id, LitStr *text)
 #define T(i) res_sql_text(st, i)
 #define I(i) (long long)sqlite3_column_int64(st, i)
 #define N(i) (sqlite3_column_type(st, i) == SQLITE_NULL ? "-" : T(i))
-    lit_str_printf(text,
+    base_str_printf(text,
         "check %lld: %s under %s, %s\n"
         "  test          %s (%s)\n"
         "  sha256        %s\n"
@@ -208,7 +208,7 @@ static int show_check_text(ResDb *db, int64_t id, FILE *out)
     };
     static const char *const ho[] = {"phase", "state", "count"};
     static const char *const hc[] = {"metric", "value"};
-    LitStr header = {0};
+    BaseStr header = {0};
     ResTable *tr = res_table_new(8, hr), *to = res_table_new(3, ho),
              *tc = res_table_new(2, hc);
     int rc = check_header(db, id, &header);
@@ -251,7 +251,7 @@ static int show_check_text(ResDb *db, int64_t id, FILE *out)
         fputs("\ncosts:\n", out);
         res_table_print(tc, RES_FMT_TABLE, out);
     }
-    lit_str_free(&header);
+    base_str_free(&header);
     res_table_free(tr);
     res_table_free(to);
     res_table_free(tc);
@@ -263,9 +263,9 @@ int res_show_check(ResDb *db, int64_t id, int dot, FILE *out)
     int rc;
     if (dot) {
         /* Only to say "no check N" for an unknown id. */
-        LitStr header = {0};
+        BaseStr header = {0};
         rc = check_header(db, id, &header);
-        lit_str_free(&header);
+        base_str_free(&header);
     } else {
         rc = show_check_text(db, id, out);
     }

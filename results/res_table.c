@@ -17,7 +17,7 @@ typedef struct {
 } Cell;
 
 struct ResTable {
-    LitArena *a;
+    BaseArena *a;
     int ncols, failed;
     const char **headers;
     unsigned char *numeric, *note;      /* per column */
@@ -28,17 +28,17 @@ struct ResTable {
 
 ResTable *res_table_new(int ncols, const char *const *headers)
 {
-    ResTable *t = lit_calloc(1, sizeof *t);
+    ResTable *t = base_calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->a = lit_arena_new();
+    t->a = base_arena_new();
     t->ncols = ncols;
     t->null_text = "";
     if (t->a) {
-        t->headers = lit_arena_alloc(t->a, sizeof *t->headers *
+        t->headers = base_arena_alloc(t->a, sizeof *t->headers *
                                                ((size_t)ncols + 1));
-        t->numeric = lit_arena_alloc(t->a, (size_t)ncols + 1);
-        t->note = lit_arena_alloc(t->a, (size_t)ncols + 1);
+        t->numeric = base_arena_alloc(t->a, (size_t)ncols + 1);
+        t->note = base_arena_alloc(t->a, (size_t)ncols + 1);
     }
     if (!t->a || !t->headers || !t->numeric || !t->note) {
         res_table_free(t);
@@ -59,9 +59,9 @@ void res_table_free(ResTable *t)
 {
     if (!t)
         return;
-    lit_free(t->rows);
-    lit_arena_free(t->a);
-    lit_free(t);
+    base_free(t->rows);
+    base_arena_free(t->a);
+    base_free(t);
 }
 
 void res_table_numeric(ResTable *t, int col)
@@ -91,7 +91,7 @@ int res_table_rows(const ResTable *t)
 
 char *res_table_strdup(ResTable *t, const char *s)
 {
-    char *d = lit_arena_strdup(t->a, s ? s : "");
+    char *d = base_arena_strdup(t->a, s ? s : "");
     if (!d) {
         t->failed = 1;
         return "";
@@ -106,7 +106,7 @@ char *res_table_printf(ResTable *t, const char *fmt, ...)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *s = n < 0 ? NULL : lit_arena_alloc(t->a, (size_t)n + 1);
+    char *s = n < 0 ? NULL : base_arena_alloc(t->a, (size_t)n + 1);
     if (s)
         vsnprintf(s, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
@@ -119,11 +119,11 @@ char *res_table_printf(ResTable *t, const char *fmt, ...)
 
 void res_table_add(ResTable *t, const char *const *cells, const int *kinds)
 {
-    if (LIT_GROW(t->rows, t->cap, t->nrows + 1)) {
+    if (BASE_GROW(t->rows, t->cap, t->nrows + 1)) {
         t->failed = 1;
         return;
     }
-    Cell *row = lit_arena_alloc(t->a, sizeof *row * (size_t)t->ncols);
+    Cell *row = base_arena_alloc(t->a, sizeof *row * (size_t)t->ncols);
     if (!row) {
         t->failed = 1;
         return;
@@ -141,19 +141,19 @@ void res_table_add(ResTable *t, const char *const *cells, const int *kinds)
 
 /* The cell as the text table shows it: control characters escaped so a
    row stays one line. */
-static void put_escaped(LitStr *s, const char *text)
+static void put_escaped(BaseStr *s, const char *text)
 {
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         if (*p >= 0x20)
-            lit_str_putn(s, (const char *)p, 1);
+            base_str_putn(s, (const char *)p, 1);
         else if (*p == '\n')
-            lit_str_putn(s, "\\n", 2);
+            base_str_putn(s, "\\n", 2);
         else if (*p == '\t')
-            lit_str_putn(s, "\\t", 2);
+            base_str_putn(s, "\\t", 2);
         else if (*p == '\r')
-            lit_str_putn(s, "\\r", 2);
+            base_str_putn(s, "\\r", 2);
         else
-            lit_str_printf(s, "\\x%02x", *p);
+            base_str_printf(s, "\\x%02x", *p);
     }
 }
 
@@ -173,39 +173,39 @@ static const char *shown(const ResTable *t, const Cell *c)
 }
 
 /* Move the line, without trailing blanks, to the output text. */
-static void put_line(LitStr *line, LitStr *out)
+static void put_line(BaseStr *line, BaseStr *out)
 {
     size_t n = line->len;
     while (n && line->s[n - 1] == ' ')
         n--;
-    lit_str_putn(out, line->s ? line->s : "", n);
-    lit_str_putn(out, "\n", 1);
+    base_str_putn(out, line->s ? line->s : "", n);
+    base_str_putn(out, "\n", 1);
     out->failed |= line->failed;
     line->len = 0;
     if (line->s)
         line->s[0] = '\0';
 }
 
-static void put_cell(LitStr *line, const char *text, int w, int right,
+static void put_cell(BaseStr *line, const char *text, int w, int right,
                      int first)
 {
     int pad = w - width(text);
     if (!first)
-        lit_str_putn(line, "  ", 2);
+        base_str_putn(line, "  ", 2);
     if (right)
-        lit_str_printf(line, "%*s", pad, "");
+        base_str_printf(line, "%*s", pad, "");
     put_escaped(line, text);
     if (!right)
-        lit_str_printf(line, "%*s", pad, "");
+        base_str_printf(line, "%*s", pad, "");
 }
 
-static void print_text(const ResTable *t, LitStr *out)
+static void print_text(const ResTable *t, BaseStr *out)
 {
-    int *w = lit_calloc((size_t)t->ncols + 1, sizeof *w);
-    char *right = lit_calloc((size_t)t->ncols + 1, 1);
+    int *w = base_calloc((size_t)t->ncols + 1, sizeof *w);
+    char *right = base_calloc((size_t)t->ncols + 1, 1);
     if (!w || !right) {
-        lit_free(w);
-        lit_free(right);
+        base_free(w);
+        base_free(right);
         out->failed = 1;
         return;
     }
@@ -222,7 +222,7 @@ static void print_text(const ResTable *t, LitStr *out)
         }
         right[i] = num && !text;
     }
-    LitStr line = {0};
+    BaseStr line = {0};
     int first = 1;
     for (int i = 0; i < t->ncols; i++)
         if (!t->note[i]) {
@@ -234,9 +234,9 @@ static void print_text(const ResTable *t, LitStr *out)
     for (int i = 0; i < t->ncols; i++)
         if (!t->note[i]) {
             if (!first)
-                lit_str_putn(&line, "  ", 2);
+                base_str_putn(&line, "  ", 2);
             for (int k = 0; k < w[i]; k++)
-                lit_str_putn(&line, "-", 1);
+                base_str_putn(&line, "-", 1);
             first = 0;
         }
     put_line(&line, out);
@@ -251,74 +251,74 @@ static void print_text(const ResTable *t, LitStr *out)
         put_line(&line, out);
         for (int i = 0; i < t->ncols; i++)
             if (t->note[i] && t->rows[r][i].text) {
-                lit_str_printf(&line, "  %s: ", t->headers[i]);
+                base_str_printf(&line, "  %s: ", t->headers[i]);
                 put_escaped(&line, t->rows[r][i].text);
                 put_line(&line, out);
             }
     }
-    lit_str_free(&line);
-    lit_free(w);
-    lit_free(right);
+    base_str_free(&line);
+    base_free(w);
+    base_free(right);
 }
 
 /* ---- CSV and JSON -------------------------------------------------------- */
 
-static void csv_field(const char *s, LitStr *out)
+static void csv_field(const char *s, BaseStr *out)
 {
     if (!s)
         return;
     if (!strpbrk(s, ",\"\r\n")) {
-        lit_str_printf(out, "%s", s);
+        base_str_printf(out, "%s", s);
         return;
     }
-    lit_str_putn(out, "\"", 1);
+    base_str_putn(out, "\"", 1);
     for (; *s; s++) {
         if (*s == '"')
-            lit_str_putn(out, "\"", 1);
-        lit_str_putn(out, s, 1);
+            base_str_putn(out, "\"", 1);
+        base_str_putn(out, s, 1);
     }
-    lit_str_putn(out, "\"", 1);
+    base_str_putn(out, "\"", 1);
 }
 
-static void print_csv(const ResTable *t, LitStr *out)
+static void print_csv(const ResTable *t, BaseStr *out)
 {
     for (int i = 0; i < t->ncols; i++) {
         if (i)
-            lit_str_putn(out, ",", 1);
+            base_str_putn(out, ",", 1);
         csv_field(t->headers[i], out);
     }
-    lit_str_putn(out, "\n", 1);
+    base_str_putn(out, "\n", 1);
     for (size_t r = 0; r < t->nrows; r++) {
         for (int i = 0; i < t->ncols; i++) {
             if (i)
-                lit_str_putn(out, ",", 1);
+                base_str_putn(out, ",", 1);
             csv_field(t->rows[r][i].text, out);
         }
-        lit_str_putn(out, "\n", 1);
+        base_str_putn(out, "\n", 1);
     }
 }
 
-static void print_json(const ResTable *t, LitStr *s)
+static void print_json(const ResTable *t, BaseStr *s)
 {
-    lit_str_putn(s, "[", 1);
+    base_str_putn(s, "[", 1);
     for (size_t r = 0; r < t->nrows; r++) {
-        lit_str_putn(s, r ? ",\n{" : "\n{", r ? 3 : 2);
+        base_str_putn(s, r ? ",\n{" : "\n{", r ? 3 : 2);
         for (int i = 0; i < t->ncols; i++) {
             const Cell *c = &t->rows[r][i];
             if (i)
-                lit_str_putn(s, ",", 1);
-            lit_str_json(s, t->headers[i]);
-            lit_str_putn(s, ":", 1);
+                base_str_putn(s, ",", 1);
+            base_str_json(s, t->headers[i]);
+            base_str_putn(s, ":", 1);
             if (c->kind == RES_CELL_NULL)
-                lit_str_putn(s, "null", 4);
+                base_str_putn(s, "null", 4);
             else if (c->kind == RES_CELL_NUM)
-                lit_str_printf(s, "%s", c->text);
+                base_str_printf(s, "%s", c->text);
             else
-                lit_str_json(s, c->text);
+                base_str_json(s, c->text);
         }
-        lit_str_putn(s, "}", 1);
+        base_str_putn(s, "}", 1);
     }
-    lit_str_printf(s, "%s]\n", t->nrows ? "\n" : "");
+    base_str_printf(s, "%s]\n", t->nrows ? "\n" : "");
 }
 
 /* The whole output is built first, so a failure prints nothing. */
@@ -326,7 +326,7 @@ int res_table_print(const ResTable *t, int fmt, FILE *out)
 {
     if (t->failed)
         return RES_EINTERNAL;
-    LitStr s = {0};
+    BaseStr s = {0};
     if (fmt == RES_FMT_CSV)
         print_csv(t, &s);
     else if (fmt == RES_FMT_JSON)
@@ -336,6 +336,6 @@ int res_table_print(const ResTable *t, int fmt, FILE *out)
     int rc = s.failed ? RES_EINTERNAL : RES_OK;
     if (!rc)
         fwrite(s.s, 1, s.len, out);
-    lit_str_free(&s);
+    base_str_free(&s);
     return rc;
 }

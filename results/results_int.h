@@ -124,10 +124,10 @@ void res_guard_install(ResDb *db);
 
 /* ---- model columns (res_models.c) ---------------------------------------- */
 
-/* The models of the verdict tables' columns (lit_malloc'd strings). */
+/* The models of the verdict tables' columns (base_malloc'd strings). */
 int res_models(ResDb *db, char ***models, size_t *n);
 void res_models_free(char **models, size_t n);
-/* s copied (lit_malloc'd), or NULL. */
+/* s copied (base_malloc'd), or NULL. */
 char *res_strdup(const char *s);
 
 /* ---- tables (res_table.c) ------------------------------------------------ */
@@ -139,7 +139,7 @@ int res_table_failed(const ResTable *t);
 
 /* Append the SVG plot of a bench growth CSV to out; -1 (nothing appended)
    when the CSV has no series/size/states columns or no usable row. */
-int res_growth_svg(const char *csv, LitStr *out);
+int res_growth_svg(const char *csv, BaseStr *out);
 
 /* ---- witness graphs (res_dot.c) ------------------------------------------------ */
 

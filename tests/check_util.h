@@ -19,14 +19,14 @@
 static LitProgram *cu_parse(const char *text)
 {
     LitProgram *p = NULL;
-    LitDiag d;
-    lit_diag_init(&d);
+    BaseDiag d;
+    base_diag_init(&d);
     if (lit_parse_string("test.litmus", text, NULL, &p, &d)) {
         fprintf(stderr, "%s", d.text ? d.text : "parse failed\n");
-        lit_diag_free(&d);
+        base_diag_free(&d);
         fail();
     }
-    lit_diag_free(&d);
+    base_diag_free(&d);
     return p;
 }
 

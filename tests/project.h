@@ -28,45 +28,45 @@ static int64_t project_init(const LitProgram *p, int32_t w)
     return 0;
 }
 
-/* Sets *out to the projected images (lit_free each and the vector) and
+/* Sets *out to the projected images (base_free each and the vector) and
    returns how many, or -1 when out of memory or the model fails. */
 static int project_images(const LitProgram *p, int model, const ChkReport *b,
                           char ***out)
 {
     char err[256];
     Model *m = mdl_new(p, model, MDL_SLICE, err, sizeof err);
-    char **v = lit_calloc((size_t)b->nimages + 1, sizeof *v);
+    char **v = base_calloc((size_t)b->nimages + 1, sizeof *v);
     int n = 0, k = 0, bad = !m || !v;
     for (int i = 0; !bad && i < b->nimages; i++) {
-        LitStr s = {0};
+        BaseStr s = {0};
         const char *t = b->images[i];
         for (int32_t w = 0; *t && w < p->pm_words; w++) {
             size_t len = strcspn(t, " ");
             if (w)
-                lit_str_putn(&s, " ", 1);
+                base_str_putn(&s, " ", 1);
             if (mdl_observed(m, w))
-                lit_str_putn(&s, t, len);
+                base_str_putn(&s, t, len);
             else
-                lit_str_printf(&s, "%lld", (long long)project_init(p, w));
+                base_str_printf(&s, "%lld", (long long)project_init(p, w));
             t += len;
             t += strspn(t, " ");
         }
-        v[n++] = s.s ? s.s : lit_calloc(1, 1);
+        v[n++] = s.s ? s.s : base_calloc(1, 1);
         bad = s.failed || !v[n - 1] || *t;
     }
     if (!bad) {
         qsort(v, (size_t)n, sizeof *v, project_cmp);
         for (int i = 0; i < n; i++)
             if (k && !strcmp(v[k - 1], v[i]))
-                lit_free(v[i]);
+                base_free(v[i]);
             else
                 v[k++] = v[i];
     }
     mdl_free(m);
     if (bad) {
         for (int i = 0; i < n; i++)
-            lit_free(v[i]);
-        lit_free(v);
+            base_free(v[i]);
+        base_free(v);
         return -1;
     }
     *out = v;

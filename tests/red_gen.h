@@ -1,6 +1,6 @@
 /*
  * red_gen.h — random small litmus programs for the reductions' equivalence
- * tests (tests/test_mdl_reduce.c): 2-4 threads in one CTA or two, PM words
+ * tests (tests/test_red.c): 2-4 threads in one CTA or two, PM words
  * private to a thread (x[%tid]) and shared (y, z, some on one line), a
  * dram and a shared word, and bodies drawn from stores, write-throughs,
  * loads, atomics, register arithmetic, forward branches, counted loops,

@@ -44,8 +44,8 @@ static int collect(const char *dir)
             if (strcmp(e->d_name, "papers"))
                 assert_int_equal(collect(path), 0);
         } else if (n > 7 && !strcmp(e->d_name + n - 7, ".litmus")) {
-            assert_int_equal(LIT_GROW(files, capfiles, (size_t)nfiles + 1), 0);
-            files[nfiles] = lit_malloc(strlen(path) + 1);
+            assert_int_equal(BASE_GROW(files, capfiles, (size_t)nfiles + 1), 0);
+            files[nfiles] = base_malloc(strlen(path) + 1);
             assert_non_null(files[nfiles]);
             strcpy(files[nfiles++], path);
         }
@@ -109,8 +109,8 @@ static void compare(const char *what, const LitProgram *p, int model,
     for (int i = 0; i < a->nimages; i++)
         assert_string_equal(a->images[i], sliced ? img[i] : b->images[i]);
     for (int i = 0; sliced && i < nimg; i++)
-        lit_free(img[i]);
-    lit_free(img);
+        base_free(img[i]);
+    base_free(img);
 }
 
 /* Each reduction alone, all of them, none. */
@@ -129,13 +129,13 @@ static void test_suite_naive_agrees(void **state)
     qsort(files, (size_t)nfiles, sizeof *files, cmp);
     for (int f = 0; f < nfiles; f++) {
         LitProgram *p = NULL;
-        LitDiag d;
-        lit_diag_init(&d);
+        BaseDiag d;
+        base_diag_init(&d);
         if (lit_parse_file(files[f], NULL, &p, &d)) {
             print_error("%s", d.text);
             fail();
         }
-        lit_diag_free(&d);
+        base_diag_free(&d);
         for (int m = 0; m < LIT_NMODELS; m++) {
             CuOpts opts = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
             ChkReport *b = cu_run_opts(p, m, &naive);
@@ -157,9 +157,9 @@ static void test_suite_naive_agrees(void **state)
             chk_report_free(b);
         }
         lit_program_free(p);
-        lit_free(files[f]);
+        base_free(files[f]);
     }
-    lit_free(files);
+    base_free(files);
     print_message("naive and default agree on %d checks of %d files "
                   "(%lld states, naive %lld)\n", checked, nfiles,
                   (long long)states[0], (long long)states[1]);

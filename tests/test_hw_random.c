@@ -41,8 +41,8 @@ static int same_images(const LitProgram *p, int model, const ChkReport *a,
             ok = 0;
         }
     for (int i = 0; i < n; i++)
-        lit_free(img[i]);
-    lit_free(img);
+        base_free(img[i]);
+    base_free(img);
     return ok;
 }
 
@@ -215,7 +215,7 @@ static void test_abstract_models_agree(void **state)
    mode reaches: it is a state --naive reaches too (the two modes share the
    encoding, so this is why the default mode never stores more states), and
    its crash images are exactly the NVM of the naive states its hardware
-   events alone reach (mdl_hw_closure.c against a literal search). */
+   events alone reach (hw_closure.c against a literal search). */
 
 typedef struct {
     uint64_t **w;
@@ -246,9 +246,9 @@ static int vset_find(const VSet *v, const uint64_t *w, uint32_t len)
 
 static void vset_rehash(VSet *v, size_t nslot)
 {
-    lit_free(v->slot);
+    base_free(v->slot);
     v->nslot = nslot;
-    v->slot = lit_calloc(nslot, sizeof *v->slot);
+    v->slot = base_calloc(nslot, sizeof *v->slot);
     assert_non_null(v->slot);
     for (size_t k = 0; k < v->n; k++) {
         size_t i = vhash(v->w[k], v->len[k]) & (nslot - 1);
@@ -265,9 +265,9 @@ static int vset_add(VSet *v, const MdlState *s)
         vset_rehash(v, 64);
     if (vset_find(v, s->w, s->len) >= 0)
         return 0;
-    assert_int_equal(LIT_GROW(v->w, v->cap, v->n + 1), 0);
-    assert_int_equal(LIT_GROW(v->len, v->lcap, v->n + 1), 0);
-    v->w[v->n] = lit_malloc((s->len + 1) * sizeof *s->w);
+    assert_int_equal(BASE_GROW(v->w, v->cap, v->n + 1), 0);
+    assert_int_equal(BASE_GROW(v->len, v->lcap, v->n + 1), 0);
+    v->w[v->n] = base_malloc((s->len + 1) * sizeof *s->w);
     assert_non_null(v->w[v->n]);
     memcpy(v->w[v->n], s->w, s->len * sizeof *s->w);
     v->len[v->n] = s->len;
@@ -286,10 +286,10 @@ static int vset_add(VSet *v, const MdlState *s)
 static void vset_free(VSet *v)
 {
     for (size_t k = 0; k < v->n; k++)
-        lit_free(v->w[k]);
-    lit_free(v->w);
-    lit_free(v->len);
-    lit_free(v->slot);
+        base_free(v->w[k]);
+    base_free(v->w);
+    base_free(v->len);
+    base_free(v->slot);
     memset(v, 0, sizeof *v);
 }
 
@@ -343,7 +343,7 @@ static int on_image(void *ctx, const int64_t *pm, uint64_t included)
 {
     Walk *k = ctx;
     (void)included;
-    assert_int_equal(LIT_GROW(k->imgs, k->capimgs,
+    assert_int_equal(BASE_GROW(k->imgs, k->capimgs,
                               (k->nimgs + 1) * k->pmw), 0);
     memcpy(k->imgs + k->nimgs * k->pmw, pm, k->pmw * sizeof *pm);
     k->nimgs++;
@@ -399,7 +399,7 @@ static int64_t walk_seeds(int first, int n, int size, size_t limit)
         assert_int_equal(k.cap, mdl_max_words(mn));
         k.pmw = (uint32_t)p->pm_words;
         k.a.cap = k.cap;
-        k.a.w = lit_calloc(k.cap, sizeof *k.a.w);
+        k.a.w = base_calloc(k.cap, sizeof *k.a.w);
         assert_non_null(k.a.w);
         mdl_init_main(mn, &k.a);
         vset_add(&naive, &k.a);
@@ -438,8 +438,8 @@ static int64_t walk_seeds(int first, int n, int size, size_t limit)
         }
         vset_free(&dflt);
         vset_free(&naive);
-        lit_free(k.a.w);
-        lit_free(k.imgs);
+        base_free(k.a.w);
+        base_free(k.imgs);
         mdl_free(md);
         mdl_free(mn);
         lit_program_free(p);
@@ -563,11 +563,11 @@ static void test_suite_families_bounded(void **state)
                 LitConfigSet c = {"wpq", "volatile"};
                 LitOptions o = {1, &d, vol, &c};
                 LitProgram *p = NULL;
-                LitDiag dg;
+                BaseDiag dg;
                 char what[256];
-                lit_diag_init(&dg);
+                base_diag_init(&dg);
                 assert_int_equal(lit_parse_file(fam[f].path, &o, &p, &dg), 0);
-                lit_diag_free(&dg);
+                base_diag_free(&dg);
                 snprintf(what, sizeof what, "%s %s=%d%s", fam[f].path,
                          fam[f].param, n, vol ? " wpq=volatile" : "");
                 bounded(p, what, states);
@@ -591,8 +591,8 @@ static int corpus(const char *dir)
     while ((e = readdir(d))) {
         size_t k = strlen(e->d_name);
         if (k > 7 && !strcmp(e->d_name + k - 7, ".litmus")) {
-            assert_int_equal(LIT_GROW(names, cap, (size_t)n + 1), 0);
-            names[n] = lit_malloc(k + 1);
+            assert_int_equal(BASE_GROW(names, cap, (size_t)n + 1), 0);
+            names[n] = base_malloc(k + 1);
             assert_non_null(names[n]);
             memcpy(names[n++], e->d_name, k + 1);
         }
@@ -602,16 +602,16 @@ static int corpus(const char *dir)
         char path[1024], why[512];
         CuOpts dflt = {0, 0, 1, 0, 0}, naive = {1, 0, 1, 0, 0};
         LitProgram *p = NULL;
-        LitDiag dg;
+        BaseDiag dg;
         ChkReport *a, *b;
         int expects = 0;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        lit_diag_init(&dg);
+        base_diag_init(&dg);
         if (lit_parse_file(path, NULL, &p, &dg)) {
             print_error("%s", dg.text);
             fail();
         }
-        lit_diag_free(&dg);
+        base_diag_free(&dg);
         for (int c = 0; c < p->nchecks; c++)
             expects |= p->checks[c].expect[LIT_HW] >= 0;
         if (expects) {
@@ -632,9 +632,9 @@ static int corpus(const char *dir)
             checked++;
         }
         lit_program_free(p);
-        lit_free(names[i]);
+        base_free(names[i]);
     }
-    lit_free(names);
+    base_free(names);
     return checked;
 }
 

@@ -15,8 +15,8 @@ static char *lit_test_diag_text;
 
 static inline LitProgram *parse_opt(const char *src, const LitOptions *opt)
 {
-    LitDiag d;
-    lit_diag_init(&d);
+    BaseDiag d;
+    base_diag_init(&d);
     LitProgram *p = NULL;
     int rc = lit_parse_string("t.litmus", src, opt, &p, &d);
     if (rc)
@@ -24,7 +24,7 @@ static inline LitProgram *parse_opt(const char *src, const LitOptions *opt)
     assert_int_equal(rc, 0);
     assert_int_equal(d.nerrors, 0);
     assert_non_null(p);
-    lit_diag_free(&d);
+    base_diag_free(&d);
     return p;
 }
 
@@ -36,8 +36,8 @@ static inline LitProgram *parse_ok(const char *src)
 /* The diagnostics of a file that must fail; valid until the next call. */
 static inline const char *parse_fail_opt(const char *src, const LitOptions *opt)
 {
-    LitDiag d;
-    lit_diag_init(&d);
+    BaseDiag d;
+    base_diag_init(&d);
     LitProgram *p = (LitProgram *)1;
     int rc = lit_parse_string("t.litmus", src, opt, &p, &d);
     assert_int_not_equal(rc, 0);
@@ -45,7 +45,7 @@ static inline const char *parse_fail_opt(const char *src, const LitOptions *opt)
     assert_true(d.nerrors > 0);
     free(lit_test_diag_text);
     lit_test_diag_text = strdup(d.text ? d.text : "");
-    lit_diag_free(&d);
+    base_diag_free(&d);
     return lit_test_diag_text;
 }
 
@@ -63,14 +63,14 @@ static inline const char *parse_fail(const char *src)
 static inline char *repeat(const char *prefix, const char *unit,
                            const char *sep, int n, const char *suffix)
 {
-    LitStr s = {0};
-    lit_str_printf(&s, "%s", prefix);
+    BaseStr s = {0};
+    base_str_printf(&s, "%s", prefix);
     for (int i = 0; i < n; i++)
-        lit_str_printf(&s, "%s%s", i ? sep : "", unit);
-    lit_str_printf(&s, "%s", suffix);
+        base_str_printf(&s, "%s%s", i ? sep : "", unit);
+    base_str_printf(&s, "%s", suffix);
     assert_false(s.failed);
     char *text = strdup(s.s);
-    lit_str_free(&s);
+    base_str_free(&s);
     return text;
 }
 

@@ -22,15 +22,15 @@ static void at(const LitProgram *p, int i, const char *name, int addr,
 static void test_design_example(void **state)
 {
     (void)state;
-    LitDiag d;
-    lit_diag_init(&d);
+    BaseDiag d;
+    base_diag_init(&d);
     LitProgram *p = NULL;
     int rc = lit_parse_file("tests/data/lit/design_example.litmus", NULL, &p,
                             &d);
     if (rc)
         fprintf(stderr, "%s", d.text);
     assert_int_equal(rc, 0);
-    lit_diag_free(&d);
+    base_diag_free(&d);
     assert_string_equal(p->name, "SB+pbar+sync");
     assert_int_equal(p->words_per_line, 16);
     assert_int_equal(p->nlocs, 7);
@@ -65,12 +65,12 @@ static void test_design_example(void **state)
 static void test_spec_example(void **state)
 {
     (void)state;
-    LitDiag d;
-    lit_diag_init(&d);
+    BaseDiag d;
+    base_diag_init(&d);
     LitProgram *p = NULL;
     assert_int_equal(lit_parse_file("tests/data/lit/layout_pins.litmus", NULL,
                                     &p, &d), 0);
-    lit_diag_free(&d);
+    base_diag_free(&d);
     assert_int_equal(p->words_per_line, 8);
     at(p, 0, "log", 16, 2);
     at(p, 1, "head", 28, 3);
@@ -142,23 +142,23 @@ static void test_pinned_packing(void **state)
 static void test_many_pinned(void **state)
 {
     (void)state;
-    LitStr s = {0};
-    lit_str_printf(&s, "test t\n");
+    BaseStr s = {0};
+    base_str_printf(&s, "test t\n");
     for (int i = 0; i < 20000; i++)
-        lit_str_printf(&s, "pm a%d line %d\npm b%d line 1\n", i, 2000 + 2 * i,
+        base_str_printf(&s, "pm a%d line %d\npm b%d line 1\n", i, 2000 + 2 * i,
                        i);
     LitProgram *p = parse_ok(s.s);
     at(p, 2 * 19999, "a19999", 16 * 41998, 41998);
     at(p, 2 * 7 + 1, "b7", 16 + 7, 1);
     at(p, 2 * 19999 + 1, "b19999", 16 + 19999, 1250);
     lit_program_free(p);
-    lit_str_printf(&s, "pm z[40] line 2007\npm y[2] line 1000\n");
+    base_str_printf(&s, "pm z[40] line 2007\npm y[2] line 1000\n");
     assert_string_equal(parse_fail(s.s),
                         "t.litmus:40002:10: error: pinned 'z' (lines "
                         "2007..2009) overlaps 'a4' (line 2008)\n"
                         "t.litmus:40003:9: error: pinned 'y' (line 1000) "
                         "overlaps 'b15984' (line 1000)\n");
-    lit_str_free(&s);
+    base_str_free(&s);
 }
 
 static void test_overlap(void **state)

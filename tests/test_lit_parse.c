@@ -40,15 +40,15 @@ static void test_test_statement(void **state)
        reported, and the file parsed with no name; a control byte ended up
        in the name or the description, which printing cannot keep */
     assert_error("test /* x", "t.litmus:1:6: error: unterminated comment");
-    LitDiag d;
+    BaseDiag d;
     LitProgram *q = NULL;
-    lit_diag_init(&d);
+    base_diag_init(&d);
     assert_int_equal(lit_parse_bytes("t.litmus", "test\0=W+wtt", 11, NULL, &q,
                                      &d), 1);
     assert_null(q);
     assert_string_equal(d.text, "t.litmus:1:5: error: invalid character "
                                 "'\\x00'\n");
-    lit_diag_free(&d);
+    base_diag_free(&d);
     assert_error("test ab\001c",
                  "t.litmus:1:8: error: invalid character '\\x01'");
     assert_error("test a \"x\001y\"",

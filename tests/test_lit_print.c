@@ -60,14 +60,14 @@ static const char design_canonical[] =
 
 static LitProgram *parse_path(const char *path, const LitOptions *opt)
 {
-    LitDiag d;
-    lit_diag_init(&d);
+    BaseDiag d;
+    base_diag_init(&d);
     LitProgram *p = NULL;
     int rc = lit_parse_file(path, opt, &p, &d);
     if (rc)
         fprintf(stderr, "%s", d.text ? d.text : "");
     assert_int_equal(rc, 0);
-    lit_diag_free(&d);
+    base_diag_free(&d);
     return p;
 }
 

@@ -19,7 +19,7 @@ static int count(const char *s, const char *what)
 static void test_draws_series(void **state)
 {
     (void)state;
-    LitStr out = {0};
+    BaseStr out = {0};
     /* columns in any order, others ignored; a row with a bad number or no
        states is skipped */
     assert_int_equal(res_growth_svg("seconds,states,series,size\n"
@@ -39,18 +39,18 @@ static void test_draws_series(void **state)
     assert_null(strstr(out.s, ">1e7</text>"));
     /* the first series' points: x from 1 to 3, y log-scaled */
     assert_non_null(strstr(out.s, "points=\"70.0,"));
-    lit_str_free(&out);
+    base_str_free(&out);
 }
 
 static void test_refuses(void **state)
 {
     (void)state;
-    LitStr out = {0};
+    BaseStr out = {0};
     assert_int_equal(res_growth_svg("", &out), -1);
     assert_int_equal(res_growth_svg("series,size\nx,1\n", &out), -1);
     assert_int_equal(res_growth_svg("series,size,states\nx,1,0\n", &out), -1);
     assert_int_equal(out.len, 0);
-    lit_str_free(&out);
+    base_str_free(&out);
 }
 
 int main(void)

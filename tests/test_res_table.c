@@ -111,7 +111,7 @@ static void test_allocation_failures(void **state)
     (void)state;
     int failed = 0, rc = 1;
     for (long n = 1; rc && n < 1000; n++) {
-        lit_mem_fail_after(n);
+        base_mem_fail_after(n);
         static const char *const h[] = {"name", "n"};
         ResTable *t = res_table_new(2, h);
         char *out = NULL;
@@ -126,7 +126,7 @@ static void test_allocation_failures(void **state)
             rc = res_table_print(t, (int)(n % 3), f);
             assert_true(rc || !strcmp(s, "42"));
         }
-        lit_mem_fail_after(0);
+        base_mem_fail_after(0);
         fclose(f);
         if (rc) {
             assert_int_equal(rc, RES_EINTERNAL);

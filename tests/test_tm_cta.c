@@ -1,11 +1,11 @@
 /*
- * test_tm_cta.c — CTA occupancy (model/timing/tm_cta.c): CTAs dispatched
+ * test_tm_cta.c — CTA occupancy (timing/tm_cta.c): CTAs dispatched
  * in waves as SMs free up, what holds a CTA on its SM, and the launches
  * the configuration cannot hold. Cycle counts derived by hand (constants
  * in test_tm_run.c).
  */
 #include "tests/check_util.h"
-#include "model/timing/timing.h"
+#include "timing/timing.h"
 
 static TmCosts timed(const char *text, int model)
 {

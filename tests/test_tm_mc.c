@@ -1,5 +1,5 @@
 /*
- * test_tm_mc.c — the memory controller (model/timing/tm_mc.c): row-buffer
+ * test_tm_mc.c — the memory controller (timing/tm_mc.c): row-buffer
  * hits and misses, first-ready reordering, read priority, write-drain
  * watermarks, WPQ back-pressure and wt_ack. Cycle counts derived by hand.
  *
@@ -15,7 +15,7 @@
  * and tag ports are free) and its queues 18 after the front end takes it.
  */
 #include "tests/check_util.h"
-#include "model/timing/timing.h"
+#include "timing/timing.h"
 
 static TmCosts timed(const char *text, int model)
 {

@@ -1,5 +1,5 @@
 /*
- * test_tm_run.c — the timing layer as a whole (model/timing/timing.h,
+ * test_tm_run.c — the timing layer as a whole (timing/timing.h,
  * specs/timing.md): cycle counts derived by hand from the parameters, stall
  * attribution, NVM write counts, errors, monotonicity and determinism. The
  * controller's scheduling has its own tests (test_tm_mc.c), and so has CTA
@@ -28,7 +28,7 @@
  * completes when the SM port (2 per control flit) is done.
  */
 #include "tests/check_util.h"
-#include "model/timing/timing.h"
+#include "timing/timing.h"
 
 static TmCosts timed(const char *text, int model)
 {

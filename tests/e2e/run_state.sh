@@ -1,7 +1,7 @@
 #!/bin/sh
 # --state changes nothing a run reports: every file of litmus/suite under
 # the six models prints the same bytes with the flat store and with the
-# tree store (checker/chk_flat.c, chk_tree.c), except the Time lines and
+# tree store (store/sto_flat.c, sto_tree.c), except the Time lines and
 # the peak memory of the Stats lines, which are measurements. The suite
 # holds programs whose vectors are short and long (hw), with recoveries,
 # nested crashes, witnesses and errors: both stores must give every vector

@@ -135,7 +135,7 @@ expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
 [ ! -s err ] || fail "stderr without --progress: $(cat err)"
 
 # --max-memory: the budget ends the check incomplete, with its row and an
-# Unknown verdict (tests/test_chk_mem.c sweeps failing allocations).
+# Unknown verdict (tests/test_base_budget.c sweeps failing allocations).
 expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
     --no-reduce --max-states 100000000 -D N=8 -D R=3 --max-memory 8M \
     --db m.db

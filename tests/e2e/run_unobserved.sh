@@ -3,7 +3,7 @@
 # or PM that no condition or recovery reads. Under the abstract models the
 # part of a state that decides its crash images is then only the pending
 # stores, empty at first; it must still be a vector the checker can intern
-# (a zero word stands in it: mdl_abstract.c, REGION). Without it, the
+# (a zero word stands in it: abs_model.c, REGION). Without it, the
 # default mode aborted in the store on the first crash point.
 . "$(dirname "$0")/lib.sh"
 cd "$T"

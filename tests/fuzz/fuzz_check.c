@@ -80,8 +80,8 @@ static void agree(const LitProgram *p, int model, const ChkReport *a,
             broken(p, model, "crash images differ from --naive",
                    a->images[i]);
     for (int i = 0; i < nimg; i++)
-        lit_free(img[i]);
-    lit_free(img);
+        base_free(img[i]);
+    base_free(img);
     for (int i = 0; i < a->nresults; i++)
         if (a->results[i].verdict != n->results[i].verdict)
             broken(p, model, "verdicts differ from --naive",
@@ -97,12 +97,12 @@ static void agree(const LitProgram *p, int model, const ChkReport *a,
 
 int fuzz_check(const uint8_t *data, size_t size)
 {
-    LitDiag d;
+    BaseDiag d;
     LitProgram *p = NULL;
-    lit_diag_init(&d);
+    base_diag_init(&d);
     int rc = lit_parse_bytes("f.litmus", (const char *)data, size, NULL, &p,
                              &d);
-    lit_diag_free(&d);
+    base_diag_free(&d);
     if (rc || !small(p)) {
         lit_program_free(p);
         return 0;

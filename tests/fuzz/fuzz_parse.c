@@ -14,7 +14,7 @@ static _Noreturn void broken(const char *what, const char *text)
 
 /* Every diagnostic line is "f.litmus: error: …" or
    "f.litmus:LINE:COL: error: …" with LINE, COL >= 1. */
-static void well_formed(const LitDiag *d)
+static void well_formed(const BaseDiag *d)
 {
     if (d->nerrors < 1 || !d->text)
         broken("a failed parse without a message", NULL);
@@ -47,21 +47,21 @@ static char *printed(const LitProgram *p)
 
 int fuzz_parse(const uint8_t *data, size_t size)
 {
-    LitDiag d;
+    BaseDiag d;
     LitProgram *p = NULL;
-    lit_diag_init(&d);
+    base_diag_init(&d);
     if (lit_parse_bytes("f.litmus", (const char *)data, size, NULL, &p, &d)) {
         well_formed(&d);
-        lit_diag_free(&d);
+        base_diag_free(&d);
         return 0;
     }
-    lit_diag_free(&d);
+    base_diag_free(&d);
     char *text = printed(p);
     LitProgram *q = NULL;
-    lit_diag_init(&d);
+    base_diag_init(&d);
     if (lit_parse_string("f.litmus", text, NULL, &q, &d))
         broken("the printed program does not parse", d.text);
-    lit_diag_free(&d);
+    base_diag_free(&d);
     if (!lit_program_equal(p, q) || !lit_program_equal(q, p))
         broken("the printed program differs", text);
     char *again = printed(q);

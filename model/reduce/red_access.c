@@ -1,0 +1,803 @@
+/*
+ * red_access.c — which words a thread's instructions may touch, and what
+ * a thread may do before another thread moves again (its footprint).
+ * The layout of word ids and footprints is in reduce.h.
+ *
+ * VALUE SETS. A register's possible values are over-approximated per
+ * thread, flow-insensitively: every register starts at {0}; each
+ * instruction that defines it adds what it can produce (mov and
+ * arithmetic over the operands' sets, special registers being constants
+ * of the thread); a load or an atomic, or a set of more than VS_MAX
+ * values, makes it unknown. An index through an unknown register may be
+ * any word of its declaration. Iterating to a fixpoint terminates because
+ * sets only grow and are capped.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/reduce/red_int.h"
+
+#define VS_MAX 16
+
+typedef struct {
+    int top, n;
+    int64_t v[VS_MAX];
+} Vs;
+
+static int vs_add(Vs *s, int64_t x)
+{
+    if (s->top)
+        return 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->v[i] == x)
+            return 0;
+    if (s->n == VS_MAX) {
+        s->top = 1;
+        return 1;
+    }
+    s->v[s->n++] = x;
+    return 1;
+}
+
+static int vs_merge(Vs *dst, const Vs *src)
+{
+    int changed = 0;
+    if (dst->top)
+        return 0;
+    if (src->top) {
+        dst->top = 1;
+        return 1;
+    }
+    for (int i = 0; i < src->n; i++)
+        changed |= vs_add(dst, src->v[i]);
+    return changed;
+}
+
+static void opd_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
+                     const LitOperand *o, Vs *out)
+{
+    out->top = 0;
+    out->n = 0;
+    switch (o->kind) {
+    case LIT_OPD_REG: *out = regs[o->reg]; break;
+    case LIT_OPD_SREG: vs_add(out, mdl_special(k, gtid, o->reg)); break;
+    case LIT_OPD_IMM: vs_add(out, o->imm); break;
+    default: vs_add(out, 0); break;
+    }
+}
+
+/* The values instruction `in` may give its destination register. */
+static void def_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
+                     const LitInstr *in, Vs *out)
+{
+    Vs a, b;
+    out->top = 0;
+    out->n = 0;
+    if (in->op == LIT_MOV) {
+        opd_vals(k, gtid, regs, &in->a, out);
+        return;
+    }
+    if (in->op < LIT_ADD || in->op > LIT_MAX) {
+        out->top = 1;                   /* ld, atomics */
+        return;
+    }
+    opd_vals(k, gtid, regs, &in->a, &a);
+    opd_vals(k, gtid, regs, &in->b, &b);
+    if (a.top || b.top || a.n * b.n > VS_MAX) {
+        out->top = 1;
+        return;
+    }
+    for (int i = 0; i < a.n; i++)
+        for (int j = 0; j < b.n; j++) {
+            int64_t v;
+            const char *why;
+            if (!lit_arith(in->op, a.v[i], b.v[j], &v, &why))
+                vs_add(out, v);
+        }
+}
+
+static int defines_rd(int op)
+{
+    return op == LIT_LD || (op >= LIT_ATOM_ADD && op <= LIT_MAX);
+}
+
+/* The pcs control may go to after instruction `in` at pc `at` (some may
+   be past the end); returns how many. */
+static int cfg_next(const LitInstr *in, int32_t at, int32_t next[2])
+{
+    int n = 0;
+    if (in->op == LIT_EXIT)
+        return 0;
+    if (in->op >= LIT_BRA && in->op <= LIT_BGE)
+        next[n++] = in->target;
+    if (in->op != LIT_BRA)
+        next[n++] = at + 1;
+    return n;
+}
+
+/* The registers instruction `in` reads (bit r). */
+static uint32_t uses(const LitInstr *in)
+{
+    uint32_t u = 0;
+    if (in->a.kind == LIT_OPD_REG)
+        u |= 1u << in->a.reg;
+    if (in->b.kind == LIT_OPD_REG)
+        u |= 1u << in->b.reg;
+    if ((in->op <= LIT_ATOM_CAS || in->op == LIT_CLWB ||
+         in->op == LIT_CLFLUSH) && in->m.base.kind == LIT_OPD_REG)
+        u |= 1u << in->m.base.reg;
+    return u;
+}
+
+/* The registers some instruction may read before any definition of them
+   (a forward must-analysis of the defined registers); the others never
+   show their initial 0. */
+static uint32_t read_undefined(const LitBody *b)
+{
+    uint32_t *in = base_malloc(((size_t)b->ninstr + 1) * sizeof *in), bad = 0;
+    int changed = 1;
+    if (!in)
+        return ~0u;
+    for (int pc = 0; pc < b->ninstr; pc++)
+        in[pc] = pc ? ~0u : 0;
+    while (changed) {
+        changed = 0;
+        for (int32_t pc = 0; pc < b->ninstr; pc++) {
+            const LitInstr *ins = &b->code[pc];
+            uint32_t out = in[pc] | (defines_rd(ins->op) ? 1u << ins->rd : 0);
+            int32_t next[2];
+            int nn = cfg_next(ins, pc, next);
+            for (int k = 0; k < nn; k++)
+                if (next[k] < b->ninstr && (in[next[k]] & out) != in[next[k]]) {
+                    in[next[k]] &= out;
+                    changed = 1;
+                }
+        }
+    }
+    for (int pc = 0; pc < b->ninstr; pc++)
+        bad |= uses(&b->code[pc]) & ~in[pc];
+    base_free(in);
+    return bad;
+}
+
+static void thread_values(const LitKernel *k, int32_t gtid, const LitBody *b,
+                          Vs *regs)
+{
+    int changed = 1;
+    uint32_t zero = read_undefined(b);
+    for (int r = 0; r < 32; r++) {
+        regs[r].top = 0;
+        regs[r].n = 0;
+        if (zero & (1u << r))
+            vs_add(&regs[r], 0);
+    }
+    while (changed) {
+        changed = 0;
+        for (int pc = 0; pc < b->ninstr; pc++) {
+            Vs d;
+            if (!defines_rd(b->code[pc].op))
+                continue;
+            def_vals(k, gtid, regs, &b->code[pc], &d);
+            changed |= vs_merge(&regs[b->code[pc].rd], &d);
+        }
+    }
+}
+
+/* The values the index of in's memory operand may take (before the
+   constant offset). */
+static void index_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
+                       const LitInstr *in, Vs *idx)
+{
+    if (in->m.base.kind == LIT_OPD_NONE) {
+        idx->top = 0;
+        idx->n = 0;
+        vs_add(idx, 0);
+    } else {
+        opd_vals(k, gtid, regs, &in->m.base, idx);
+    }
+}
+
+int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
+{
+    const LitProgram *p = m->p;
+    const LitKernel *k = &p->kernels[kernel];
+    int64_t total = (int64_t)k->grid * k->block;
+    Vs *regs = base_malloc(32 * sizeof *regs);
+    if (!regs)
+        return -1;
+    for (int64_t g = 0; g < total; g++) {
+        const LitBody *b;
+        if (k->body_of[g] < 0)
+            continue;
+        b = &k->bodies[k->body_of[g]];
+        thread_values(k, (int32_t)g, b, regs);
+        for (int pc = 0; pc < b->ninstr; pc++) {
+            const LitInstr *in = &b->code[pc];
+            const LitLoc *l;
+            Vs idx;
+            if (in->op != LIT_LD && (in->op < LIT_ATOM_ADD ||
+                                     in->op > LIT_ATOM_CAS))
+                continue;
+            l = &p->locs[in->m.loc];
+            if (l->space != LIT_PM)
+                continue;
+            index_vals(k, (int32_t)g, regs, in, &idx);
+            for (int32_t j = 0; j < l->size; j++) {
+                int hit = idx.top;
+                for (int v = 0; v < idx.n && !hit; v++)
+                    hit = (int64_t)((uint64_t)idx.v[v] +
+                                    (uint64_t)in->m.off) == j;
+                if (hit)
+                    mark[l->addr + j] = 1;
+            }
+        }
+    }
+    base_free(regs);
+    return 0;
+}
+
+uint32_t red_access_id(const Model *m, const MdlLaunch *L, int i, int space,
+                       int32_t word)
+{
+    const LitProgram *p = m->p;
+    switch (space) {
+    case LIT_PM:
+        return (uint32_t)word;
+    case LIT_DRAM:
+        return (uint32_t)p->pm_words + (uint32_t)word;
+    default:
+        return (uint32_t)p->pm_words + (uint32_t)p->dram_words +
+               (uint32_t)L->cta[i] * (uint32_t)p->shared_words +
+               (uint32_t)word;
+    }
+}
+
+int red_access_has(const uint32_t *iv, uint32_t n, uint32_t id)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (iv[2 * mid + 1] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && iv[2 * lo] <= id;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_iv(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : cmp_u32(x + 1, y + 1);
+}
+
+/* Sorts and merges n intervals in place; returns how many remain. */
+static uint32_t iv_norm(uint32_t *iv, uint32_t n)
+{
+    uint32_t k = 0;
+    if (!n)
+        return 0;
+    qsort(iv, n, 2 * sizeof *iv, cmp_iv);
+    for (uint32_t i = 1; i < n; i++) {
+        if (iv[2 * i] <= iv[2 * k + 1] + 1) {
+            if (iv[2 * i + 1] > iv[2 * k + 1])
+                iv[2 * k + 1] = iv[2 * i + 1];
+        } else {
+            k++;
+            iv[2 * k] = iv[2 * i];
+            iv[2 * k + 1] = iv[2 * i + 1];
+        }
+    }
+    return k + 1;
+}
+
+static int launch_part(const Model *m, const MdlLaunch *L, int32_t *idx)
+{
+    for (int part = 0; part < 2; part++) {
+        int32_t n = m->nlaunch[part] ? m->nlaunch[part] : 1;
+        if (L >= m->launch[part] && L < m->launch[part] + n) {
+            *idx = (int32_t)(L - m->launch[part]);
+            return part;
+        }
+    }
+    return -1;
+}
+
+static int observed_any(const Model *m, uint32_t lo, uint32_t hi)
+{
+    const uint8_t *obs = m->observed;
+    for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
+        if (!obs || obs[w])
+            return 1;
+    return 0;
+}
+
+/* Hierarchy flags of a hierarchy instruction (red_por.c, CLASSES): what
+   it acts on. None adds crash images: requests, fences and pcommit counts
+   are not part of them, and a pbar only completes what hardware events
+   could. */
+static unsigned hier_flags(const Model *m, int op)
+{
+    int durable = m->red->durable;
+    switch (op) {
+    case LIT_CLWB: case LIT_CLFLUSH:
+        return FP_FLUSH;
+    case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
+    case LIT_PBAR_WI: case LIT_PSYNC:
+        return durable ? FP_SETTLE : FP_HIER_ALL;
+    case LIT_PCOMMIT:
+        return durable ? 0 : FP_HIER_ALL;
+    default:                            /* l2wb, pbar.wg, pbar.kr */
+        return FP_HIER_ALL;
+    }
+}
+
+/* Whether some thread of kernel k may arrive at a collective pbar. */
+static int has_collective(const Model *m, const LitKernel *k)
+{
+    for (int b = 0; b < k->nbodies; b++)
+        for (int pc = 0; pc < k->bodies[b].ninstr; pc++) {
+            int op = k->bodies[b].code[pc].op;
+            if ((op == LIT_PBAR_WG || op == LIT_PBAR_KR) &&
+                m->ops->collective(m, op))
+                return 1;
+        }
+    return 0;
+}
+
+/* Flags of one instruction (FP_*), apart from its memory accesses. */
+static unsigned instr_flags(const Model *m, const LitKernel *k,
+                            const LitBody *b, int pc)
+{
+    const LitInstr *in = &b->code[pc];
+    unsigned f = 0;
+    int coll = (in->op == LIT_PBAR_WG || in->op == LIT_PBAR_KR) &&
+               m->ops->collective(m, in->op);
+    if (in->op == LIT_BAR_SYNC || (coll && in->op == LIT_PBAR_WG))
+        f |= FP_WAIT_CTA;
+    if (in->op == LIT_GRID_SYNC || (coll && in->op == LIT_PBAR_KR))
+        f |= FP_WAIT_GRID;
+    if (coll)
+        f |= in->op == LIT_PBAR_WG ? FP_PBAR_CTA : FP_PBAR_GRID;
+    if (m->pol->hierarchy && in->op >= LIT_CLWB && in->op <= LIT_PSYNC)
+        f |= hier_flags(m, in->op);
+    if (in->op == LIT_EXIT)
+        f |= FP_ENDS;
+    else if (!(f & (FP_WAIT_CTA | FP_WAIT_GRID)) &&
+             ((in->op != LIT_BRA && pc + 1 >= b->ninstr) ||
+              (in->op >= LIT_BRA && in->op <= LIT_BGE &&
+               in->target >= b->ninstr)))
+        f |= FP_ENDS;
+    if (m->pol->hierarchy && (f & FP_ENDS) && m->red->coll[k - m->p->kernels])
+        f |= FP_HIER_ALL;               /* may complete a collective pbar */
+    return f;
+}
+
+/* Largest increment of a growing counter: wrapping around then takes 2^32
+   passes, more states than an exploration can number. */
+#define STEP_MAX ((int64_t)1 << 32)
+
+/* Whether register r only ever grows in body b (STICKY JUMPS). */
+static int grows_only(const LitBody *b, int r)
+{
+    int defs = 0;
+    for (int pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        if (!defines_rd(in->op) || in->rd != r)
+            continue;
+        if (in->a.kind != LIT_OPD_REG || in->a.reg != r ||
+            in->b.kind != LIT_OPD_IMM ||
+            !((in->op == LIT_ADD && in->b.imm > 0 &&
+               in->b.imm <= STEP_MAX) ||
+              (in->op == LIT_SUB && in->b.imm < 0 &&
+               in->b.imm >= -STEP_MAX)))
+            return 0;
+        defs++;
+    }
+    return defs > 0;
+}
+
+/* Whether every path from pc t reaches pc b only through pc p. */
+static int dominates(const LitBody *b, int32_t t, int32_t p, int32_t to,
+                     int32_t *stack, uint8_t *seen)
+{
+    int32_t top = 0;
+    if (t == p)
+        return 1;
+    memset(seen, 0, (size_t)b->ninstr + 1);
+    stack[top++] = t;
+    seen[t] = 1;
+    while (top) {
+        int32_t at = stack[--top], next[2], nn;
+        const LitInstr *in = &b->code[at];
+        if (at == to)
+            return 0;
+        nn = cfg_next(in, at, next);
+        for (int k = 0; k < nn; k++)
+            if (next[k] < b->ninstr && next[k] != p && !seen[next[k]]) {
+                seen[next[k]] = 1;
+                stack[top++] = next[k];
+            }
+    }
+    return 1;
+}
+
+/* STICKY JUMPS of body b into sticky (per pc). */
+static int find_sticky(const LitBody *b, uint8_t *sticky)
+{
+    int32_t *stack = base_malloc(((size_t)b->ninstr + 1) * sizeof *stack);
+    uint8_t *seen = base_malloc((size_t)b->ninstr + 1);
+    if (!stack || !seen) {
+        base_free(stack);
+        base_free(seen);
+        return -1;
+    }
+    for (int32_t pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        int bounded = 0;
+        if (in->op < LIT_BRA || in->op > LIT_BGE || in->target > pc)
+            continue;
+        for (int32_t p = in->target; p <= pc && !bounded; p++) {
+            const LitInstr *d = &b->code[p];
+            bounded = (d->op == LIT_ADD || d->op == LIT_SUB) &&
+                      grows_only(b, d->rd) &&
+                      dominates(b, in->target, p, pc, stack, seen);
+        }
+        sticky[pc] = (uint8_t)!bounded;
+    }
+    base_free(stack);
+    base_free(seen);
+    return 0;
+}
+
+/* Whether interval [lo, hi] of word ids holds a PM word on a line the
+   hierarchy model keeps. */
+static int kept_any(const Model *m, uint32_t lo, uint32_t hi)
+{
+    uint32_t wpl = (uint32_t)m->p->words_per_line;
+    for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
+        if (mdl_kept(m, w / wpl))
+            return 1;
+    return 0;
+}
+
+/* Appends to iv (cnt intervals) the kept lines of the PM words of access
+   a: those the hierarchy model keeps state for; -1 out of memory. */
+static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
+                     uint32_t **iv, size_t *cap, uint32_t *cnt)
+{
+    uint32_t wpl = (uint32_t)m->p->words_per_line;
+    for (uint32_t q = 0; q < a->n; q++) {
+        uint32_t lo = sr->pool[2 * (a->first + q)],
+                 hi = sr->pool[2 * (a->first + q) + 1];
+        if (lo >= (uint32_t)m->p->pm_words)
+            continue;                   /* not PM */
+        for (uint32_t l = lo / wpl; l <= hi / wpl; l++) {
+            if (!mdl_kept(m, l))
+                continue;
+            if (BASE_GROW(*iv, *cap, 2 * ((size_t)*cnt + 1)))
+                return -1;
+            (*iv)[2 * *cnt] = (*iv)[2 * *cnt + 1] = l;
+            (*cnt)++;
+        }
+    }
+    return 0;
+}
+
+/* The lines every PM write and flush of the body acts on (sr->lines),
+   using buf (capacity cap) as scratch; every line when the body has an
+   l2wb, which requests a write-back of each dirty line. */
+static int body_lines(Model *m, const LitBody *b, MdlSlotRed *sr,
+                      uint32_t **buf, size_t *cap)
+{
+    uint32_t n = 0, wpl = (uint32_t)m->p->words_per_line;
+    for (int pc = 0; pc < b->ninstr; pc++) {
+        const MdlAcc *a = &sr->acc[pc];
+        if (b->code[pc].op == LIT_L2WB && m->p->pm_words > 0) {
+            if (BASE_GROW(*buf, *cap, 2 * ((size_t)n + 1)))
+                return -1;
+            (*buf)[2 * n] = 0;
+            (*buf)[2 * n + 1] = ((uint32_t)m->p->pm_words - 1) / wpl;
+            n++;
+        }
+        if (((a->rw & MDL_I_WRITE) || (a->flags & FP_FLUSH)) &&
+            add_lines(m, sr, a, buf, cap, &n))
+            return -1;
+    }
+    n = iv_norm(*buf, n);
+    sr->lines = base_arena_alloc(m->arena, (2 * (size_t)n + 1) *
+                                          sizeof *sr->lines);
+    if (!sr->lines)
+        return -1;
+    for (uint32_t q = 0; q < 2 * n; q++)
+        sr->lines[q] = (*buf)[q];
+    sr->nlines = n;
+    return 0;
+}
+
+/* The static accesses of every instruction of slot i. */
+static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
+{
+    const LitProgram *p = m->p;
+    const LitKernel *k = &p->kernels[L->kernel];
+    const LitBody *b = &k->bodies[L->body[i]];
+    Vs *regs = base_malloc(32 * sizeof *regs);
+    uint32_t *pool = NULL, npool = 0;
+    size_t cap = 0;
+    if (!regs)
+        return -1;
+    thread_values(k, L->gtid[i], b, regs);
+    sr->acc = base_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
+                                        sizeof *sr->acc);
+    sr->sticky = base_arena_alloc(m->arena, (size_t)b->ninstr + 1);
+    if (!sr->acc || !sr->sticky || find_sticky(b, sr->sticky))
+        goto oom;
+    for (int pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        MdlAcc *a = &sr->acc[pc];
+        a->flags = (uint16_t)instr_flags(m, k, b, pc);
+        a->first = npool;
+        if (in->op > LIT_ATOM_CAS && !(a->flags & FP_FLUSH))
+            continue;
+        {
+            const LitLoc *l = &p->locs[in->m.loc];
+            Vs idx;
+            uint32_t start = npool;
+            index_vals(k, L->gtid[i], regs, in, &idx);
+            a->rw = (uint8_t)(in->op > LIT_ATOM_CAS ? 0
+                              : (in->op == LIT_LD ? MDL_I_READ : 0) |
+                                (in->op != LIT_LD ? MDL_I_WRITE : 0) |
+                                (in->op >= LIT_ATOM_ADD ? MDL_I_READ : 0));
+            if (BASE_GROW(pool, cap, 2 * ((size_t)npool +
+                                         (idx.top ? 1 : (size_t)idx.n))))
+                goto oom;
+            if (idx.top) {
+                pool[2 * npool] = red_access_id(m, L, i, l->space, l->addr);
+                pool[2 * npool + 1] = pool[2 * npool] + (uint32_t)l->size - 1;
+                npool++;
+            } else {
+                for (int v = 0; v < idx.n; v++) {
+                    int64_t x = (int64_t)((uint64_t)idx.v[v] +
+                                          (uint64_t)in->m.off);
+                    if (x < 0 || x >= l->size)
+                        continue;       /* that value fails: no access */
+                    pool[2 * npool] = red_access_id(m, L, i, l->space,
+                                                    l->addr + (int32_t)x);
+                    pool[2 * npool + 1] = pool[2 * npool];
+                    npool++;
+                }
+            }
+            npool = start + iv_norm(pool + 2 * start, npool - start);
+            a->n = (uint16_t)(npool - start);
+            assert(npool - start < 65536);
+            if (l->space == LIT_PM && (a->rw & MDL_I_WRITE))
+                for (uint32_t j = start; j < npool; j++)
+                    if (m->pol->hierarchy
+                            ? kept_any(m, pool[2 * j], pool[2 * j + 1])
+                            : observed_any(m, pool[2 * j], pool[2 * j + 1]))
+                        a->flags |= FP_GROW |
+                                    (in->op == LIT_ST_WT && m->pol->hierarchy
+                                         ? FP_WT : 0);
+        }
+        if ((a->flags & FP_ENDS) &&
+            ((a->rw & MDL_I_WRITE) ||
+             (a->flags & (FP_GROW | FP_FLUSH | FP_SETTLE | FP_HIER_ALL))))
+            a->flags |= FP_ENDS_DIRTY;
+    }
+    sr->pool = base_arena_alloc(m->arena, (2 * (size_t)npool + 1) *
+                                         sizeof *sr->pool);
+    if (!sr->pool)
+        goto oom;
+    for (uint32_t j = 0; j < 2 * npool; j++)
+        sr->pool[j] = pool[j];
+    if (m->pol->hierarchy && body_lines(m, b, sr, &pool, &cap))
+        goto oom;
+    sr->foot[0] = base_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
+                                            sizeof *sr->foot[0]);
+    sr->foot[1] = base_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
+                                            sizeof *sr->foot[1]);
+    base_free(pool);
+    base_free(regs);
+    if (!sr->foot[0] || !sr->foot[1]) {
+        sr->acc = NULL;
+        return -1;
+    }
+    return 0;
+oom:
+    sr->acc = NULL;
+    base_free(pool);
+    base_free(regs);
+    return -1;
+}
+
+static MdlSlotRed *slot_red(Model *m, const MdlLaunch *L, int j)
+{
+    int32_t idx;
+    int part = launch_part(m, L, &idx);
+    MdlSlotRed **arr;
+    if (part < 0 || L->kernel < 0 || L->nthreads > RED_MAX_THREADS)
+        return NULL;
+    arr = &m->red->slots[part][idx];
+    if (!*arr) {
+        *arr = base_arena_alloc(m->arena, ((size_t)L->nthreads + 1) *
+                                         sizeof **arr);
+        if (!*arr)
+            return NULL;
+    }
+    if (!(*arr)[j].acc && slot_accesses(m, L, j, &(*arr)[j]))
+        return NULL;
+    return &(*arr)[j];
+}
+
+/* Computes the footprint of slot j from pc, variant v. */
+static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
+                           int v, const MdlSlotRed *sr)
+{
+    const LitBody *b = &m->p->kernels[L->kernel].bodies[L->body[j]];
+    unsigned stop = v ? FP_WAIT_GRID : FP_WAIT_CTA | FP_WAIT_GRID;
+    int32_t n = b->ninstr, *stack = base_malloc(((size_t)n + 1) * sizeof *stack);
+    uint8_t *seen = base_calloc((size_t)n + 1, 1);
+    uint32_t *iv[3] = {NULL, NULL, NULL}, cnt[3] = {0, 0, 0};
+    size_t cap[3] = {0, 0, 0};
+    int32_t top = 0;
+    MdlFoot *f = base_arena_alloc(m->arena, sizeof *f);
+    if (!stack || !seen || !f)
+        goto fail;
+    stack[top++] = (int32_t)pc;
+    seen[pc] = 1;
+    while (top) {
+        int32_t at = stack[--top], next[2], nn;
+        const LitInstr *in = &b->code[at];
+        const MdlAcc *a = &sr->acc[at];
+        f->flags |= a->flags;
+        for (int k = 0; k < 2; k++) {
+            int want = k ? MDL_I_WRITE : MDL_I_READ;
+            if (!(a->rw & want))
+                continue;
+            if (BASE_GROW(iv[k], cap[k], 2 * ((size_t)cnt[k] + a->n)))
+                goto fail;
+            for (uint32_t q = 0; q < 2u * a->n; q++)
+                iv[k][2 * cnt[k] + q] = sr->pool[2 * a->first + q];
+            cnt[k] += a->n;
+        }
+        if (m->pol->hierarchy && ((a->rw & MDL_I_WRITE) ||
+                                  (a->flags & FP_FLUSH)) &&
+            add_lines(m, sr, a, &iv[2], &cap[2], &cnt[2]))
+            goto fail;
+        if (a->flags & FP_SETTLE) {
+            if (BASE_GROW(iv[2], cap[2], 2 * ((size_t)cnt[2] + sr->nlines)))
+                goto fail;
+            for (uint32_t q = 0; q < 2 * sr->nlines; q++)
+                iv[2][2 * cnt[2] + q] = sr->lines[q];
+            cnt[2] += sr->nlines;
+        }
+        if (a->flags & stop)
+            continue;
+        nn = cfg_next(in, at, next);
+        for (int k = 0; k < nn; k++)
+            if (next[k] < n && !seen[next[k]]) {
+                seen[next[k]] = 1;
+                stack[top++] = next[k];
+            }
+    }
+    for (int k = 0; k < 3; k++) {
+        uint32_t *dst;
+        cnt[k] = iv_norm(iv[k], cnt[k]);
+        dst = base_arena_alloc(m->arena, (2 * (size_t)cnt[k] + 1) *
+                                        sizeof *dst);
+        if (!dst)
+            goto fail;
+        for (uint32_t q = 0; q < 2 * cnt[k]; q++)
+            dst[q] = iv[k][q];
+        if (k == 2)
+            f->h = dst;
+        else if (k)
+            f->w = dst;
+        else
+            f->r = dst;
+    }
+    f->nr = cnt[0];
+    f->nw = cnt[1];
+    f->nh = cnt[2];
+    for (int k = 0; k < 3; k++)
+        base_free(iv[k]);
+    base_free(stack);
+    base_free(seen);
+    return f;
+fail:
+    for (int k = 0; k < 3; k++)
+        base_free(iv[k]);
+    base_free(stack);
+    base_free(seen);
+    return NULL;
+}
+
+const MdlFoot *red_access_foot(Model *m, const MdlLaunch *L, int j,
+                               uint32_t pc, int v)
+{
+    MdlSlotRed *sr = slot_red(m, L, j);
+    const LitBody *b;
+    if (!sr)
+        return NULL;
+    b = &m->p->kernels[L->kernel].bodies[L->body[j]];
+    assert(pc < (uint32_t)b->ninstr);
+    if (!sr->foot[v][pc])
+        sr->foot[v][pc] = foot_build(m, L, j, pc, v, sr);
+    return sr->foot[v][pc];
+}
+
+int red_access_meet(const uint32_t *a, uint32_t na, const uint32_t *b,
+                    uint32_t nb)
+{
+    uint32_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        if (a[2 * i + 1] < b[2 * j])
+            i++;
+        else if (b[2 * j + 1] < a[2 * i])
+            j++;
+        else
+            return 1;
+    }
+    return 0;
+}
+
+const uint32_t *red_access_lines(Model *m, const MdlLaunch *L, int j,
+                                 uint32_t *n)
+{
+    MdlSlotRed *sr = slot_red(m, L, j);
+    if (!sr)
+        return NULL;
+    *n = sr->nlines;
+    return sr->lines;
+}
+
+int red_access_sticky(Model *m, const MdlLaunch *L, int j, uint32_t pc)
+{
+    MdlSlotRed *sr = slot_red(m, L, j);
+    return !sr || sr->sticky[pc];
+}
+
+int red_access_setup(Model *m)
+{
+    m->red = base_arena_alloc(m->arena, sizeof *m->red);
+    if (!m->red)
+        return -1;
+    m->red->durable = m->pol->hierarchy &&
+                      m->p->config.val[LIT_CFG_WPQ] == 0;
+    return 0;
+}
+
+int red_access_collective(const Model *m, const MdlLaunch *L)
+{
+    return L->kernel >= 0 && m->red->coll[L->kernel];
+}
+
+int red_access_launches(Model *m)
+{
+    m->red->coll = base_arena_alloc(m->arena, (size_t)m->p->nkernels + 1);
+    if (!m->red->coll)
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        m->red->ev[k].cap = m->max_words;
+        m->red->ev[k].w = base_arena_alloc(m->arena, (size_t)m->max_words *
+                                                    sizeof(uint64_t));
+        if (!m->red->ev[k].w)
+            return -1;
+    }
+    for (int k = 0; k < m->p->nkernels; k++)
+        m->red->coll[k] = (uint8_t)has_collective(m, &m->p->kernels[k]);
+    for (int part = 0; part < 2; part++) {
+        m->red->slots[part] = base_arena_alloc(
+            m->arena, ((size_t)(m->nlaunch[part] ? m->nlaunch[part] : 1) + 1) *
+                          sizeof *m->red->slots[part]);
+        if (!m->red->slots[part])
+            return -1;
+    }
+    return 0;
+}
