@@ -177,14 +177,8 @@ int chk_cond_eval(const ChkRun *R, int ph, const LitCond *c,
     case LIT_C_GT: case LIT_C_GE:
         a = term(R, ph, c->l, proj);
         b = term(R, ph, c->r, proj);
-        switch (c->kind) {
-        case LIT_C_EQ: return a == b;
-        case LIT_C_NE: return a != b;
-        case LIT_C_LT: return a < b;
-        case LIT_C_LE: return a <= b;
-        case LIT_C_GT: return a > b;
-        default: return a >= b;
-        }
+        /* the comparison kinds run in LitCmp's order */
+        return lit_compare(LIT_CMP_EQ + (c->kind - LIT_C_EQ), LIT_S64, a, b);
     case LIT_C_NOT:
         return !chk_cond_eval(R, ph, c->l, proj);
     case LIT_C_AND:

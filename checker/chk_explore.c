@@ -480,7 +480,7 @@ static int has_loop(const LitProgram *p, int part)
         for (int j = 0; j < k->nbodies; j++)
             for (int32_t q = 0; q < k->bodies[j].ninstr; q++) {
                 const LitInstr *in = &k->bodies[j].code[q];
-                if (in->op >= LIT_BRA && in->op <= LIT_BGE && in->target <= q)
+                if ((lit_opflags(in->op) & LIT_OPF_BRANCH) && in->target <= q)
                     return 1;
             }
     }

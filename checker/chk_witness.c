@@ -84,9 +84,11 @@ static void step_access(W *w, uint32_t step, Access *ac)
         !(di.flags & (MDL_I_READ | MDL_I_WRITE)))
         return;
     int rd = (di.flags & MDL_I_READ) != 0, wr = (di.flags & MDL_I_WRITE) != 0;
-    if (di.op == LIT_ATOM_CAS &&
-        mdl_reg(R->m, &w->b, di.gtid, di.in->rd) != di.a)
-        wr = 0;
+    if ((di.flags & MDL_I_READ) && wr) {    /* an atomic: did it store? */
+        int64_t nv;
+        wr = lit_atomic(di.in, mdl_reg(R->m, &w->b, di.gtid, di.in->rd),
+                        di.a, di.b, &nv);
+    }
     mdl_word_name(R->m, di.space, di.word, nm, sizeof nm);
     if (di.space == LIT_SHARED)
         snprintf(ac->reads, sizeof ac->reads, "%s@cta%d", nm, (int)di.cta);

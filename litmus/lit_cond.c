@@ -12,6 +12,10 @@
 
 #include "litmus/litmus_int.h"
 
+_Static_assert(LIT_C_GE - LIT_C_EQ == LIT_CMP_GE - LIT_CMP_EQ &&
+               LIT_C_LT - LIT_C_EQ == LIT_CMP_LT - LIT_CMP_EQ,
+               "condition comparisons in LitCmp order");
+
 typedef struct {
     LitPos pos;
     const char *msg;

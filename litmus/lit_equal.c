@@ -17,6 +17,9 @@ static int operand_eq(const LitOperand *a, const LitOperand *b)
 static int instr_eq(const LitInstr *a, const LitInstr *b)
 {
     return a->op == b->op && a->cmp == b->cmp && a->rd == b->rd &&
+           a->ty == b->ty && a->sty == b->sty && a->guard == b->guard &&
+           a->gneg == b->gneg && operand_eq(&a->c, &b->c) &&
+           a->m.aspace == b->m.aspace &&
            operand_eq(&a->a, &b->a) && operand_eq(&a->b, &b->b) &&
            a->m.loc == b->m.loc && operand_eq(&a->m.base, &b->m.base) &&
            a->m.off == b->m.off && a->target == b->target;
@@ -43,7 +46,8 @@ static int kernel_eq(const LitKernel *a, const LitKernel *b)
         a->block != b->block || a->warp != b->warp ||
         a->warp_set != b->warp_set || a->spmd != b->spmd ||
         a->recovery != b->recovery || a->nbodies != b->nbodies ||
-        a->regs_used != b->regs_used)
+        a->nregs != b->nregs ||
+        memcmp(a->reg_used, b->reg_used, (size_t)a->nregs))
         return 0;
     for (int32_t i = 0; i < a->nbodies; i++)
         if (!body_eq(&a->bodies[i], &b->bodies[i]))
@@ -56,6 +60,7 @@ static int loc_eq(const LitLoc *a, const LitLoc *b)
 {
     return str_eq(a->name, b->name) && a->space == b->space &&
            a->is_array == b->is_array && a->size == b->size &&
+           a->elem == b->elem && a->byte == b->byte &&
            a->addr == b->addr && a->line == b->line && a->pin == b->pin &&
            !memcmp(a->init, b->init, (size_t)a->size * sizeof(int64_t));
 }
@@ -90,7 +95,7 @@ int lit_program_equal(const LitProgram *a, const LitProgram *b)
     if (!str_eq(a->name, b->name) || !str_eq(a->doc, b->doc) ||
         a->nparams != b->nparams || a->config.set != b->config.set ||
         memcmp(a->config.val, b->config.val, sizeof a->config.val) ||
-        a->words_per_line != b->words_per_line || a->nlocs != b->nlocs ||
+        a->line_bytes != b->line_bytes || a->nlocs != b->nlocs ||
         a->pm_words != b->pm_words || a->dram_words != b->dram_words ||
         a->shared_words != b->shared_words || a->nkernels != b->nkernels ||
         a->nmain != b->nmain || a->has_recover != b->has_recover ||

@@ -275,3 +275,32 @@ void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out)
     out->nlabels = b->nlabels;
     out->labels = b->labels;
 }
+
+/* ---- registers an instruction uses -------------------------------------- */
+
+static int reg_of(const LitOperand *o, uint16_t *regs, int n)
+{
+    if (o->kind == LIT_OPD_REG)
+        regs[n++] = o->reg;
+    return n;
+}
+
+int lit_instr_reads(const LitInstr *in, uint16_t *regs)
+{
+    unsigned f = lit_opflags(in->op);
+    int n = 0;
+    if (in->guard)
+        regs[n++] = (uint16_t)(in->guard - 1);
+    n = reg_of(&in->a, regs, n);
+    n = reg_of(&in->b, regs, n);
+    n = reg_of(&in->c, regs, n);
+    if (f & LIT_OPF_MEM)
+        n = reg_of(&in->m.base, regs, n);
+    assert(n <= LIT_MAX_READS);
+    return n;
+}
+
+int lit_instr_sets(const LitInstr *in)
+{
+    return lit_opflags(in->op) & LIT_OPF_SETS_RD ? in->rd : -1;
+}

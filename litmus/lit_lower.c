@@ -5,6 +5,20 @@
 
 #include "litmus/litmus_int.h"
 
+/* A kernel as the IR has it: its registers as a count and a table (a
+   litmus kernel names r0 … r31; the PTX front end numbers its own). */
+static LitKernel kernel_regs(LitParser *P, const LitKernelX *x)
+{
+    LitKernel k = x->k;
+    if (k.reg_used)
+        return k;
+    k.nregs = x->regs ? 32 - __builtin_clz(x->regs) : 0;
+    k.reg_used = lit_parse_alloc(P, (size_t)k.nregs + 1);
+    for (int r = 0; r < k.nregs; r++)
+        k.reg_used[r] = (uint8_t)(x->regs >> r & 1u);
+    return k;
+}
+
 static const LitPos NOWHERE = {0, 0};
 
 static void options(LitParser *P)
@@ -78,9 +92,9 @@ static void assemble(LitParser *P)
     p->nkernels = P->nmk + P->nrk;
     p->kernels = lit_parse_alloc(P, (size_t)p->nkernels * sizeof *p->kernels);
     for (int32_t i = 0; i < P->nmk; i++)
-        p->kernels[i] = P->mk[i].k;
+        p->kernels[i] = kernel_regs(P, &P->mk[i]);
     for (int32_t j = 0; j < P->nrk; j++)
-        p->kernels[P->nmk + j] = P->rk[j].k;
+        p->kernels[P->nmk + j] = kernel_regs(P, &P->rk[j]);
     p->nmain = P->nmk;
     p->main_seq = lit_parse_alloc(P, (size_t)P->nmk * sizeof(int32_t));
     for (int32_t i = 0; i < P->nmk; i++)

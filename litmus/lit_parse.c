@@ -439,14 +439,37 @@ static void initializer(LitParser *P, LitLocX *x, int size_ok)
                         l->name, l->size, n);
 }
 
-/* decl := ('pm' | 'dram' | 'shared') NAME ['[' expr ']']
-           ['=' init] ['line' expr] */
+/* The element type word before a location's name (u8 u16 u32 u64): its
+   size in bytes; 8 when there is none. A type word followed by something
+   other than a name is the name itself. */
+static int elem_type(LitParser *P)
+{
+    static const char *const types[] = {"u8", "u16", "u32", "u64"};
+    for (int k = 0; k < 4; k++) {
+        if (!lit_lex_is(&P->tok, types[k]))
+            continue;
+        LitLexer ahead = P->lx;
+        LitToken next;
+        lit_lex_next(&ahead, &next);
+        if (next.kind != LT_IDENT)
+            return 8;
+        lit_parse_advance(P);
+        return 1 << k;
+    }
+    return 8;
+}
+
+/* decl := ('pm' | 'dram' | 'shared') [TYPE] NAME ['[' expr ']']
+           ['=' init] ['line' expr]
+   TYPE := 'u8' | 'u16' | 'u32' | 'u64' */
 static void st_decl(LitParser *P, int space)
 {
+    int elem = elem_type(P);
     LitPos at = P->tok.pos;
     const char *name = decl_name(P, "a location name");
     int dup = name_taken(P, name, at);
-    LitLocX tmp = {{name, (uint8_t)space, 0, 1, NULL, 0, 0, -1, at}, 0, {0, 0}};
+    LitLocX tmp = {{name, (uint8_t)space, 0, (uint8_t)elem, 1, NULL, 0, 0,
+                    -1, 0, at}, 0, {0, 0}};
     /* A duplicate is parsed for its errors into a record nobody sees. */
     LitLocX *x = dup ? &tmp : LIT_PUSH(P, P->locs, P->nlocs, P->caplocs);
     *x = tmp;
@@ -467,6 +490,8 @@ static void st_decl(LitParser *P, int space)
     x->l.init = lit_parse_alloc(P, (size_t)x->l.size * sizeof(int64_t));
     if (lit_parse_accept(P, LT_ASSIGN))
         initializer(P, x, size_ok);
+    for (int32_t i = 0; i < x->l.size; i++)  /* as a store keeps it */
+        x->l.init[i] = lit_type_value(lit_type_of_bytes(elem), x->l.init[i]);
     if (lit_lex_is(&P->tok, "line")) {
         LitPos lat = P->tok.pos;
         lit_parse_advance(P);
@@ -568,7 +593,7 @@ static void thread_body(LitParser *P, KernelCtx *k, LitPos at)
     lit_instr_finish(P, &b, body);
     body->gtid = ok ? (int32_t)g : -1;
     body->pos = at;
-    k->kx->k.regs_used |= b.regs_used;
+    k->kx->regs |= b.regs_used;
     if (ok)
         k->kx->k.body_of[g] = k->nbodies - 1;
 }
@@ -689,7 +714,7 @@ static void st_kernel(LitParser *P, int recovery)
         lit_instr_finish(P, &ctx.spmd, k->bodies);
         k->bodies->gtid = -1;
         k->bodies->pos = at;
-        k->regs_used |= ctx.spmd.regs_used;
+        kx->regs |= ctx.spmd.regs_used;
         for (int32_t i = 0; i < ctx.nthreads; i++)
             k->body_of[i] = 0;
     }

@@ -100,7 +100,7 @@ static void instr(BaseStr *s, const LitProgram *p, const LitBody *b,
         memop(s, p, &in->m);
         base_str_printf(s, ", ");
         operand(s, &in->a);
-        if (in->op == LIT_ATOM_CAS) {
+        if (lit_opcode_shape(in->op) == LIT_SH_CAS) {
             base_str_printf(s, ", ");
             operand(s, &in->b);
         }
@@ -286,7 +286,10 @@ static int flush(FILE *f, BaseStr *s)
 static void decl(BaseStr *s, const LitLoc *l)
 {
     static const char *const space[] = {"pm", "dram", "shared"};
-    base_str_printf(s, "%s %s", space[l->space], l->name);
+    base_str_printf(s, "%s ", space[l->space]);
+    if (l->elem != 8)
+        base_str_printf(s, "u%d ", 8 * l->elem);
+    base_str_printf(s, "%s", l->name);
     if (l->is_array)
         base_str_printf(s, "[%d]", l->size);
     int same = 1;

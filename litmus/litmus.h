@@ -92,12 +92,20 @@ typedef struct {
     const char *name;
     uint8_t space;                      /* LitSpace */
     uint8_t is_array;
-    int32_t size;                       /* words; 1 for a scalar */
-    int64_t *init;                      /* size initial values */
-    int32_t addr;                       /* first word in its space (shared:
-                                           offset within one CTA's copy) */
-    int32_t line;                       /* cache line of the first word */
+    uint8_t elem;                       /* bytes per element: 1, 2, 4, 8
+                                           (u8 … u64; default u64) */
+    int32_t size;                       /* elements; 1 for a scalar */
+    int64_t *init;                      /* size initial values, each
+                                           already of the element's type */
+    int32_t addr;                       /* first word in its space: words
+                                           are the elements of all
+                                           locations, numbered densely in
+                                           byte order (shared: within one
+                                           CTA's copy) */
+    int32_t line;                       /* cache line of the first element */
     int32_t pin;                        /* `line N` pin, or -1 */
+    int64_t byte;                       /* byte offset of element 0 in its
+                                           space (aligned to elem) */
     LitPos pos;
 } LitLoc;
 
@@ -112,24 +120,38 @@ typedef enum { LIT_OPD_NONE, LIT_OPD_REG, LIT_OPD_SREG, LIT_OPD_IMM } LitOpdKind
 
 typedef struct {
     uint8_t kind;                       /* LitOpdKind */
-    uint8_t reg;                        /* register number or LitSreg */
+    uint16_t reg;                       /* register number or LitSreg */
     int64_t imm;
 } LitOperand;
 
-/* name, name[K], name[S], name[S + K], name[S - K]: index = base + off,
-   base.kind NONE for a constant index. */
+/* A memory operand. Litmus: name, name[K], name[S], name[S + K],
+   name[S - K]: element index = base + off, base.kind NONE for a constant
+   index. PTX (loc LIT_MEM_ADDR): the byte address base + off, in the
+   window `aspace` names, resolved when the step runs (lit_addr_*). */
+#define LIT_MEM_ADDR (-1)
+enum { LIT_AS_GENERIC, LIT_AS_SHARED };   /* LitMem.aspace */
+
 typedef struct {
-    int32_t loc;                        /* index into LitProgram.locs */
+    int32_t loc;                        /* index into LitProgram.locs, or
+                                           LIT_MEM_ADDR */
+    uint8_t aspace;                     /* LIT_MEM_ADDR: the address window */
     LitOperand base;
     int64_t off;
 } LitMem;
 
+/* The opcodes. Everything an opcode is (its operands, what it reads,
+   writes and orders) is its row in lit_opinfo (lit_opcode.c), so no code
+   tests the order of this enum. The ones marked PTX have no litmus
+   spelling: only the PTX front end emits them. */
 typedef enum {
     LIT_LD, LIT_ST, LIT_ST_WT,
     LIT_ATOM_ADD, LIT_ATOM_EXCH, LIT_ATOM_CAS,
+    LIT_ATOM_AND, LIT_ATOM_OR, LIT_ATOM_XOR, LIT_ATOM_MIN, LIT_ATOM_MAX,
+    LIT_ATOM_INC, LIT_ATOM_DEC,                     /* PTX */
     LIT_MOV,
     LIT_ADD, LIT_SUB, LIT_MUL, LIT_DIV, LIT_REM, LIT_AND, LIT_OR, LIT_XOR,
     LIT_SHL, LIT_SHR, LIT_MIN, LIT_MAX,
+    LIT_MULHI, LIT_SET, LIT_NOT, LIT_NEG, LIT_ABS, LIT_MAD, LIT_SELP, /* PTX */
     LIT_BRA, LIT_BEQ, LIT_BNE, LIT_BLT, LIT_BLE, LIT_BGT, LIT_BGE,
     LIT_EXIT, LIT_ASSERT,
     LIT_CLWB, LIT_CLFLUSH, LIT_L2WB, LIT_PCOMMIT,
@@ -141,27 +163,129 @@ typedef enum {
 
 typedef enum { LIT_CMP_EQ, LIT_CMP_NE, LIT_CMP_LT, LIT_CMP_LE, LIT_CMP_GT,
                LIT_CMP_GE } LitCmp;
+extern const char *const lit_cmp_names[6];                /* "==" … ">=" */
 
-/* Operand use by opcode:
-     ld rD, M                 rd, m
-     st/st.wt M, S            m, a
-     atom.add/exch rD, M, S   rd, m, a
-     atom.cas rD, M, C, S     rd, m, a = C, b = S
-     mov rD, S                rd, a
-     add … max rD, A, B       rd, a, b
-     bra L                    target
-     beq … bge A, B, L        a, b, target
-     assert A OP B            a, cmp, b
-     clwb/clflush M           m                                            */
-typedef struct {                        /* small fields first: 80 bytes */
+/* Operand shapes (LitOpInfo.shape): how an instruction is written and
+   which fields it uses.
+     NONE     nop, exit, fences, barriers
+     LD       ld rD, M                  rd, m
+     ST       st/st.wt M, S             m, a
+     ATOM     atom.add/exch rD, M, S    rd, m, a
+     CAS      atom.cas rD, M, C, S      rd, m, a = C, b = S
+     MOV      mov rD, S                 rd, a
+     ALU      add … max rD, A, B        rd, a, b
+     BRA      bra L                     target
+     BCOND    beq … bge A, B, L         a, b, target
+     ASSERT   assert A OP B             a, cmp, b
+     MEM      clwb/clflush M            m
+     UNARY    not/neg/abs rD, A         rd, a                (PTX)
+     SET      set.CMP rD, A, B          rd, a, b, cmp        (PTX)
+     TERN     mad rD, A, B, C           rd, a, b, c          (PTX)
+              selp rD, A, B, C          rD = C ? A : B                    */
+typedef enum {
+    LIT_SH_NONE, LIT_SH_LD, LIT_SH_ST, LIT_SH_ATOM, LIT_SH_CAS, LIT_SH_MOV,
+    LIT_SH_ALU, LIT_SH_BRA, LIT_SH_BCOND, LIT_SH_ASSERT, LIT_SH_MEM,
+    LIT_SH_UNARY, LIT_SH_SET, LIT_SH_TERN
+} LitShape;
+
+/* Opcode properties (LitOpInfo.flags), as SQLite's OPFLG_* and Lua's
+   luaP_opmodes: */
+enum {
+    LIT_OPF_MEM = 1 << 0,               /* has a memory operand m */
+    LIT_OPF_READ = 1 << 1,              /* reads its word (ld, atomics) */
+    LIT_OPF_WRITE = 1 << 2,             /* may write its word */
+    LIT_OPF_ATOMIC = 1 << 3,            /* read-modify-write at L2 */
+    LIT_OPF_SETS_RD = 1 << 4,           /* writes register rd */
+    LIT_OPF_ALU = 1 << 5,               /* register-only arithmetic */
+    LIT_OPF_BRANCH = 1 << 6,            /* may jump to target */
+    LIT_OPF_COND = 1 << 7,              /* … when a cmp b (BCOND) */
+    LIT_OPF_ENDS = 1 << 8,              /* the thread finishes (exit) */
+    LIT_OPF_PERSIST = 1 << 9,           /* a persistency or hardware
+                                           instruction (clwb … psync) */
+    LIT_OPF_FLUSH = 1 << 10,            /* writes back the line of m */
+    LIT_OPF_FENCE = 1 << 11,            /* waits for the thread's requests */
+    LIT_OPF_PBAR = 1 << 12,             /* a persist barrier or psync: its
+                                           rule is the policy's */
+    LIT_OPF_BARRIER = 1 << 13,          /* an execution barrier, always
+                                           collective */
+    LIT_OPF_SCOPED = 1 << 14,           /* a scoped persist barrier,
+                                           collective where the model says */
+    LIT_OPF_GRID = 1 << 15,             /* its scope is the kernel (else the
+                                           CTA) */
+    LIT_OPF_PTX = 1 << 16               /* no litmus spelling */
+};
+
+typedef struct {
+    const char *name;                   /* canonical spelling */
+    uint8_t shape;                      /* LitShape */
+    uint8_t alu;                        /* the LitOpcode of the arithmetic
+                                           it computes (ALU ops: itself;
+                                           atomics: what they store; a
+                                           conditional branch: LIT_SET with
+                                           cmp), else LIT_NOP */
+    uint8_t cmp;                        /* LitCmp of a conditional branch */
+    uint32_t flags;                     /* LIT_OPF_* */
+} LitOpInfo;
+
+extern const LitOpInfo lit_opinfo[LIT_NOPCODES];
+
+static inline unsigned lit_opflags(int op)
+{
+    return lit_opinfo[op].flags;
+}
+
+/* Types of arithmetic and accesses: a width in bits (1 for a predicate)
+   and a signedness. LIT_S64, the type of every litmus instruction, is 0,
+   so a zeroed instruction has it. An operand is read as its instruction's
+   source type (sty): truncated to the width and extended by the sign; a
+   result is written as the destination type (ty), the same way. */
+typedef enum {
+    LIT_S64, LIT_S32, LIT_S16, LIT_S8, LIT_U64, LIT_U32, LIT_U16, LIT_U8,
+    LIT_PRED, LIT_NTYPES
+} LitType;
+
+int lit_type_bits(int ty);              /* 64, 32, 16, 8, or 1 */
+int lit_type_signed(int ty);
+/* v as a value of type ty: truncated to its width and extended. */
+int64_t lit_type_value(int ty, int64_t v);
+/* The unsigned type of n bytes (1, 2, 4, 8). */
+int lit_type_of_bytes(int n);
+
+typedef struct {                        /* small fields first: 104 bytes */
     uint8_t op;                         /* LitOpcode */
-    uint8_t cmp;                        /* LitCmp, for assert */
-    uint8_t rd;
+    uint8_t cmp;                        /* LitCmp: assert, set */
+    uint8_t ty, sty;                    /* LitType of the result and of the
+                                           operands (LIT_S64 in litmus) */
+    uint8_t gneg;                       /* the guard is negated (@!p) */
+    uint16_t rd;                        /* destination register */
+    uint16_t guard;                     /* guard register + 1 (@p), 0 none:
+                                           a false guard makes the step a
+                                           nop */
     int32_t target;                     /* branch target; may equal ninstr */
     LitPos pos;
-    LitOperand a, b;
+    LitOperand a, b, c;
     LitMem m;
 } LitInstr;
+
+/* The arithmetic of an ALU instruction: op (LIT_ADD … LIT_SELP) over a, b,
+   c read as sty, the result as ty; 0 ok, nonzero (with *why) for division
+   by zero, INT64_MIN / -1 and shift counts outside 0..width-1. */
+int lit_alu(const LitInstr *in, int64_t a, int64_t b, int64_t c,
+            int64_t *out, const char **why);
+/* What an atomic instruction stores, given the old value and its
+   evaluated operands a and b (cas: compare a, swap b); 0 when it stores
+   nothing (a failed cas), else 1 and *out. The caller truncates to the
+   element's width. */
+int lit_atomic(const LitInstr *in, int64_t old, int64_t a, int64_t b,
+               int64_t *out);
+/* a cmp b, as signed 64-bit integers or as type ty. */
+int lit_compare(int cmp, int ty, int64_t a, int64_t b);
+/* The registers an instruction reads (guard, operands, address), at most
+   LIT_MAX_READS, into regs; returns how many. -1: none written. */
+#define LIT_MAX_READS 6
+int lit_instr_reads(const LitInstr *in, uint16_t *regs);
+/* The register it writes, or -1. */
+int lit_instr_sets(const LitInstr *in);
 
 typedef struct {
     const char *name;
@@ -187,7 +311,8 @@ typedef struct {
     LitBody *bodies;
     int32_t *body_of;                   /* grid*block entries: body index of
                                            each global thread, -1 idle */
-    uint32_t regs_used;                 /* bit N: rN appears in the kernel */
+    int32_t nregs;                      /* registers are numbered below it */
+    uint8_t *reg_used;                  /* nregs entries: rN appears */
     LitPos pos;
 } LitKernel;
 
@@ -203,7 +328,8 @@ typedef enum {
     LIT_C_LOC,                          /* loc, index (scalar: 0) */
     LIT_C_REG,                          /* gtid, reg */
     LIT_C_ADD, LIT_C_SUB, LIT_C_MUL, LIT_C_NEG,       /* l, r (NEG: l) */
-    LIT_C_EQ, LIT_C_NE, LIT_C_LT, LIT_C_LE, LIT_C_GT, LIT_C_GE,  /* l, r */
+    LIT_C_EQ, LIT_C_NE, LIT_C_LT, LIT_C_LE, LIT_C_GT, LIT_C_GE,  /* l, r;
+                                           in LitCmp's order */
     LIT_C_NOT, LIT_C_AND, LIT_C_OR, LIT_C_IMP,        /* l, r (NOT: l) */
     LIT_C_ARREQ, LIT_C_ARRNE            /* loc == {vals[0..n-1]} */
 } LitCondKind;
@@ -252,12 +378,17 @@ typedef struct {
     int32_t nparams;
     LitParam *params;
     LitConfig config;
-    int32_t words_per_line;             /* line_bytes / 8 */
+    int32_t line_bytes;
     int32_t nlocs;
     LitLoc *locs;                       /* declaration order */
-    int32_t pm_words, dram_words;       /* sizes of the spaces, including
-                                           layout gaps (whole lines) */
+    int32_t pm_words, dram_words;       /* words (elements) of the spaces */
     int32_t shared_words;               /* one CTA's copy */
+    int32_t *pm_line, *dram_line;       /* per word: its cache line */
+    int32_t *shared_line;               /* … within one CTA's copy */
+    int32_t pm_lines, dram_lines;       /* lines up to the last one used */
+    int64_t shared_bytes;               /* one CTA's copy */
+    int32_t nspace[3];                  /* locations of each space … */
+    int32_t *space_locs[3];             /* … in byte order (lit_addr.c) */
     int32_t nkernels;
     LitKernel *kernels;                 /* file order, recovery ones last */
     int32_t nmain;
@@ -270,6 +401,31 @@ typedef struct {
     LitCheck *checks;
     BaseArena *arena;
 } LitProgram;
+
+/* The cache line of word `word` of memory space `space`. */
+static inline int32_t lit_line(const LitProgram *p, int space, int32_t word)
+{
+    const int32_t *t = space == LIT_PM     ? p->pm_line
+                     : space == LIT_DRAM ? p->dram_line : p->shared_line;
+    return t[word];
+}
+
+/* Generic addresses (DESIGN section 7): each memory space is a window of
+   the 64-bit address space, and a location's address is its window's base
+   plus its byte offset. A shared-window address (PTX `.shared`) is the
+   byte offset into the CTA's shared memory. */
+#define LIT_WINDOW_PM ((int64_t)1 << 44)
+#define LIT_WINDOW_DRAM ((int64_t)2 << 44)
+#define LIT_WINDOW_SHARED ((int64_t)3 << 44)
+#define LIT_WINDOW_SIZE ((int64_t)1 << 44)
+
+int64_t lit_loc_address(const LitProgram *p, int32_t loc);
+/* The element an access of `bytes` bytes at address addr (in window
+   aspace, LitMem.aspace) names: 0 with *loc and *index; -1 when it is not
+   one whole element of that width, aligned, of one location. bytes 0: the
+   element holding that byte, whatever its width (a flush names a line). */
+int lit_addr_resolve(const LitProgram *p, int aspace, int64_t addr,
+                     int bytes, int32_t *loc, int64_t *index);
 
 /* ---- parsing ----------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #ifndef GPMC_LITMUS_INT_H
 #define GPMC_LITMUS_INT_H
 
+#include <assert.h>
 #include <setjmp.h>
 #include <stdarg.h>
 
@@ -125,21 +126,6 @@ int lit_lex_register(const LitToken *t, int64_t *n);
 
 /* ---- opcodes ----------------------------------------------------------- */
 
-typedef enum {
-    LIT_SH_NONE,                        /* nop */
-    LIT_SH_LD,                          /* rD, M */
-    LIT_SH_ST,                          /* M, S */
-    LIT_SH_ATOM,                        /* rD, M, S */
-    LIT_SH_CAS,                         /* rD, M, C, S */
-    LIT_SH_MOV,                         /* rD, S */
-    LIT_SH_ALU,                         /* rD, A, B */
-    LIT_SH_BRA,                         /* L */
-    LIT_SH_BCOND,                       /* A, B, L */
-    LIT_SH_ASSERT,                      /* A OP B */
-    LIT_SH_MEM                          /* M */
-} LitShape;
-
-extern const char *const lit_cmp_names[6];                /* "==" … ">=" */
 extern const char *const lit_sreg_names[LIT_NSREG];       /* "%tid" … */
 int lit_opcode_lookup(const char *name, size_t len);      /* -1 unknown */
 const char *lit_opcode_name(int op);                      /* canonical */
@@ -176,7 +162,11 @@ typedef struct {
 typedef struct { LitParam p; uint8_t bad; } LitParamX;
 enum { PARAM_HIDDEN = 2 };              /* LitParamX.bad: being defined */
 typedef struct { LitLoc l; uint8_t bad; LitPos pin_pos; } LitLocX;
-typedef struct { LitKernel k; uint8_t bad; } LitKernelX;
+typedef struct {
+    LitKernel k;
+    uint8_t bad;
+    uint32_t regs;                      /* bit N: rN appears */
+} LitKernelX;
 typedef struct { LitCheck c; LitPos phase_pos; } LitCheckX;
 
 typedef struct {

@@ -5,6 +5,8 @@
  * disagree about operands, addresses or control flow; the reductions use
  * it to see which word a step touches and whether it waits or loops.
  */
+#include <assert.h>
+
 #include "model/model_int.h"
 
 int64_t mdl_special(const LitKernel *k, int32_t gtid, int r)
@@ -22,13 +24,21 @@ int64_t mdl_special(const LitKernel *k, int32_t gtid, int r)
     }
 }
 
+int64_t mdl_reg_value(const Model *m, const MdlState *s, const MdlLaunch *L,
+                      int slot, int reg)
+{
+    (void)m;
+    assert(reg >= 0 && reg < L->nregslot && L->regslot[reg] >= 0);
+    return (int64_t)s->w[L->thr_off + (uint32_t)slot * L->thr_stride + 1 +
+                         (uint32_t)L->regslot[reg]];
+}
+
 int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
                     int slot, const LitOperand *o)
 {
-    uint32_t regs = L->thr_off + (uint32_t)slot * L->thr_stride + 1;
     switch (o->kind) {
     case LIT_OPD_REG:
-        return (int64_t)s->w[regs + (uint32_t)L->regslot[o->reg]];
+        return mdl_reg_value(m, s, L, slot, o->reg);
     case LIT_OPD_SREG:
         return mdl_special(&m->p->kernels[L->kernel], L->gtid[slot], o->reg);
     case LIT_OPD_IMM:
@@ -38,52 +48,21 @@ int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
     }
 }
 
-int mdl_compare(int cmp, int64_t a, int64_t b)
-{
-    switch (cmp) {
-    case LIT_CMP_EQ: return a == b;
-    case LIT_CMP_NE: return a != b;
-    case LIT_CMP_LT: return a < b;
-    case LIT_CMP_LE: return a <= b;
-    case LIT_CMP_GT: return a > b;
-    default: return a >= b;
-    }
-}
-
-int mdl_branch_cmp(int op)
-{
-    switch (op) {
-    case LIT_BEQ: return LIT_CMP_EQ;
-    case LIT_BNE: return LIT_CMP_NE;
-    case LIT_BLT: return LIT_CMP_LT;
-    case LIT_BLE: return LIT_CMP_LE;
-    case LIT_BGT: return LIT_CMP_GT;
-    default: return LIT_CMP_GE;
-    }
-}
-
-/* Flags by opcode, before anything is evaluated. */
+/* What an opcode does before anything is evaluated (MDL_I_*), from its
+   row in lit_opinfo and, for the scoped barriers, the model. */
 static unsigned op_flags(const Model *m, int op)
 {
-    switch (op) {
-    case LIT_LD: return MDL_I_READ;
-    case LIT_ST: case LIT_ST_WT: return MDL_I_WRITE;
-    case LIT_ATOM_ADD: case LIT_ATOM_EXCH: case LIT_ATOM_CAS:
-        return MDL_I_READ | MDL_I_WRITE;
-    case LIT_CLWB: case LIT_CLFLUSH: case LIT_L2WB: case LIT_PCOMMIT:
-    case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
-    case LIT_PBAR_WI: case LIT_PSYNC:
-        return MDL_I_PERSIST;
-    case LIT_PBAR_WG:
-        return MDL_I_PERSIST |
-               (m->ops->collective(m, op) ? MDL_I_WAITS : 0);
-    case LIT_PBAR_KR:
-        return MDL_I_PERSIST |
-               (m->ops->collective(m, op) ? MDL_I_WAITS | MDL_I_GRID : 0);
-    case LIT_BAR_SYNC: return MDL_I_WAITS;
-    case LIT_GRID_SYNC: return MDL_I_WAITS | MDL_I_GRID;
-    default: return 0;
-    }
+    unsigned f = lit_opflags(op), out = 0;
+    if (f & LIT_OPF_READ)
+        out |= MDL_I_READ;
+    if (f & LIT_OPF_WRITE)
+        out |= MDL_I_WRITE;
+    if (f & LIT_OPF_PERSIST)
+        out |= MDL_I_PERSIST;
+    if ((f & LIT_OPF_BARRIER) ||
+        ((f & LIT_OPF_SCOPED) && m->ops->collective(m, op)))
+        out |= MDL_I_WAITS | (f & LIT_OPF_GRID ? MDL_I_GRID : 0);
+    return out;
 }
 
 void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
@@ -100,45 +79,65 @@ void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
     d->gtid = L->gtid[slot];
     d->cta = L->cta[slot];
     d->kernel = L->kernel;
-    d->a = mdl_operand(m, s, L, slot, &in->a);
-    d->b = mdl_operand(m, s, L, slot, &in->b);
+    d->loc = -1;
     d->space = -1;
     d->word = -1;
     d->index = 0;
+    if (in->guard &&
+        (lit_type_value(LIT_PRED, mdl_reg_value(m, s, L, slot,
+                                                 in->guard - 1)) != 0) ==
+            (in->gneg != 0)) {
+        /* a false guard: the step only moves the pc on */
+        d->op = LIT_NOP;
+        d->a = d->b = d->c = 0;
+        d->flags = 0;
+        goto flow;
+    }
+    d->a = mdl_operand(m, s, L, slot, &in->a);
+    d->b = mdl_operand(m, s, L, slot, &in->b);
+    d->c = mdl_operand(m, s, L, slot, &in->c);
     d->flags = op_flags(m, in->op);
-    if (in->op <= LIT_ATOM_CAS || in->op == LIT_CLWB ||
-        in->op == LIT_CLFLUSH) {
-        const LitLoc *l = &m->p->locs[in->m.loc];
+    if (lit_opflags(in->op) & LIT_OPF_MEM) {
+        int32_t loc = in->m.loc;
         int64_t idx = in->m.off;
         if (in->m.base.kind != LIT_OPD_NONE)
             idx = (int64_t)((uint64_t)mdl_operand(m, s, L, slot, &in->m.base) +
                             (uint64_t)in->m.off);
-        d->space = l->space;
         d->index = idx;
-        if (idx < 0 || idx >= l->size)
+        if (loc == LIT_MEM_ADDR &&
+            lit_addr_resolve(m->p, in->m.aspace, idx,
+                             lit_opflags(in->op) & LIT_OPF_FLUSH
+                                 ? 0 : lit_type_bits(in->ty) / 8,
+                             &loc, &idx)) {
             d->flags |= MDL_I_BOUNDS;
-        else
-            d->word = l->addr + (int32_t)idx;
+        } else {
+            const LitLoc *l = &m->p->locs[loc];
+            d->loc = loc;
+            d->space = l->space;
+            if (idx < 0 || idx >= l->size)
+                d->flags |= MDL_I_BOUNDS;
+            else
+                d->word = l->addr + (int32_t)idx;
+        }
     }
-    switch (in->op) {
-    case LIT_BRA:
+    if ((lit_opflags(in->op) & LIT_OPF_BRANCH) &&
+        (!(lit_opflags(in->op) & LIT_OPF_COND) ||
+         lit_compare(lit_opinfo[in->op].cmp, in->sty, d->a, d->b)))
         d->next = (uint32_t)in->target;
-        break;
-    case LIT_BEQ: case LIT_BNE: case LIT_BLT: case LIT_BLE: case LIT_BGT:
-    case LIT_BGE:
-        if (mdl_compare(mdl_branch_cmp(in->op), d->a, d->b))
-            d->next = (uint32_t)in->target;
-        break;
-    default:
-        break;
-    }
+flow:
     if (d->flags & MDL_I_WAITS)
         d->next = d->pc;
     else if (d->next <= d->pc)
         d->flags |= MDL_I_BACK;
-    if (in->op == LIT_EXIT ||
+    if ((lit_opflags(d->op) & LIT_OPF_ENDS) ||
         (!(d->flags & MDL_I_WAITS) && d->next >= (uint32_t)b->ninstr))
         d->flags |= MDL_I_ENDS;
+}
+
+int64_t mdl_store_value(const Model *m, const MdlInstr *d, int64_t v)
+{
+    assert(d->loc >= 0);
+    return lit_type_value(lit_type_of_bytes(m->p->locs[d->loc].elem), v);
 }
 
 int mdl_decode(const Model *m, const MdlState *s, int slot, MdlInstr *out)

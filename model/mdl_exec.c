@@ -96,7 +96,6 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
     const LitProgram *p = m->p;
     uint32_t off = 1, mthr = m->ops->thread_words(m);
     memset(L, 0, sizeof *L);
-    memset(L->regslot, -1, sizeof L->regslot);
     L->kernel = kernel;
     if (kernel >= 0) {
         const LitKernel *k = &p->kernels[kernel];
@@ -124,9 +123,15 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
             L->cta[n] = c;
             n++;
         }
-        for (int r = 0; r < 32; r++)
-            if (k->regs_used & (1u << r))
-                L->regslot[r] = (int8_t)L->nregs++;
+        L->nregslot = k->nregs;
+        L->regslot = base_arena_alloc(m->arena, ((size_t)k->nregs + 1) *
+                                                sizeof *L->regslot);
+        if (!L->regslot) {
+            snprintf(err, errlen, "out of memory");
+            return 1;
+        }
+        for (int32_t r = 0; r < k->nregs; r++)
+            L->regslot[r] = k->reg_used[r] ? L->nregs++ : -1;
     }
     L->thr_off = off;
     L->thr_stride = 1 + (uint32_t)L->nregs;
@@ -445,9 +450,20 @@ static int fail(Exec *x, int kind, const char *fmt, ...)
 /* The decoded memory operand, or the bounds error. */
 static int resolve(Exec *x)
 {
-    const LitLoc *l = &x->m->p->locs[x->d->in->m.loc];
+    const LitLoc *l;
     if (!(x->d->flags & MDL_I_BOUNDS))
         return MDL_OK;
+    if (x->d->loc < 0)
+        return fail(x, MDL_E_BOUNDS, "address 0x%llx is not %s of a "
+                    "location", (unsigned long long)x->d->index,
+                    lit_opflags(x->d->op) & LIT_OPF_FLUSH
+                        ? "a byte" : lit_type_bits(x->d->in->ty) == 64
+                        ? "an aligned 8-byte element"
+                        : lit_type_bits(x->d->in->ty) == 32
+                        ? "an aligned 4-byte element"
+                        : lit_type_bits(x->d->in->ty) == 16
+                        ? "an aligned 2-byte element" : "a 1-byte element");
+    l = &x->m->p->locs[x->d->loc];
     if (l->is_array)
         return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for %s[%d]",
                     (long long)x->d->index, l->name, (int)l->size);
@@ -481,12 +497,13 @@ static int mem_write(Exec *x, int64_t v)
     return MDL_OK;
 }
 
-static const char *const cmp_text[6] = {"==", "!=", "<", "<=", ">", ">="};
-
+/* ld, st, st.wt and the atomics. An atomic computes what it stores with
+   lit_atomic (a failed cas stores nothing: it is a load). */
 static int exec_mem(Exec *x)
 {
     const MdlInstr *d = x->d;
     const LitInstr *in = d->in;
+    unsigned f = lit_opflags(d->op);
     char nm[64];
     int64_t v, old, nv;
     int r = resolve(x);
@@ -494,36 +511,27 @@ static int exec_mem(Exec *x)
         return r;
     if (x->info)
         mdl_word_name(x->m, d->space, d->word, nm, sizeof nm);
-    switch (d->op) {
-    case LIT_LD:
-        v = mem_read(x);
-        set_reg(x, in->rd, v);
-        mdl_info_effect(x->info, "r%d = %lld (%s)", in->rd, (long long)v, nm);
-        return MDL_OK;
-    case LIT_ST:
-    case LIT_ST_WT:
-        mdl_info_effect(x->info, "%s = %lld", nm, (long long)d->a);
-        return mem_write(x, d->a);
-    case LIT_ATOM_CAS:
-        old = mem_read(x);
-        set_reg(x, in->rd, old);
-        if (old != d->a) {
-            mdl_info_effect(x->info, "r%d = %lld (%s); compare fails",
-                            in->rd, (long long)old, nm);
-            return MDL_OK;
-        }
-        mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd,
-                        (long long)old, nm, (long long)d->b);
-        return mem_write(x, d->b);
-    default:                            /* atom.add, atom.exch */
-        old = mem_read(x);
-        nv = d->op == LIT_ATOM_ADD
-                 ? (int64_t)((uint64_t)old + (uint64_t)d->a) : d->a;
-        set_reg(x, in->rd, old);
-        mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd,
-                        (long long)old, nm, (long long)nv);
+    if (!(f & LIT_OPF_READ)) {          /* st, st.wt */
+        nv = mdl_store_value(x->m, d, d->a);
+        mdl_info_effect(x->info, "%s = %lld", nm, (long long)nv);
         return mem_write(x, nv);
     }
+    old = mem_read(x);
+    v = lit_type_value(in->ty, old);
+    set_reg(x, in->rd, v);
+    if (!(f & LIT_OPF_WRITE)) {         /* ld */
+        mdl_info_effect(x->info, "r%d = %lld (%s)", in->rd, (long long)v, nm);
+        return MDL_OK;
+    }
+    if (!lit_atomic(in, old, d->a, d->b, &nv)) {
+        mdl_info_effect(x->info, "r%d = %lld (%s); compare fails", in->rd,
+                        (long long)v, nm);
+        return MDL_OK;
+    }
+    nv = mdl_store_value(x->m, d, nv);
+    mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd, (long long)v,
+                    nm, (long long)nv);
+    return mem_write(x, nv);
 }
 
 static int wait_kind(int op)
@@ -543,6 +551,7 @@ static int thread_step(Exec *x)
     uint32_t hi = L->thr_off + (uint32_t)x->slot * L->thr_stride;
     MdlInstr d;
     int status = TS_RUN, kind = 0, r = MDL_OK;
+    unsigned f;
     int64_t v;
     const char *why;
 
@@ -567,56 +576,38 @@ static int thread_step(Exec *x)
         lit_format_instr(x->m->p, body_of(x->m, L, x->slot), d.in,
                          x->info->instr, sizeof x->info->instr);
     }
-    switch (d.op) {
-    case LIT_LD: case LIT_ST: case LIT_ST_WT:
-    case LIT_ATOM_ADD: case LIT_ATOM_EXCH: case LIT_ATOM_CAS:
+    f = lit_opflags(d.op);
+    if (f & (LIT_OPF_READ | LIT_OPF_WRITE)) {
         r = exec_mem(x);
-        break;
-    case LIT_MOV:
-        set_reg(x, d.in->rd, d.a);
-        mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)d.a);
-        break;
-    case LIT_ADD: case LIT_SUB: case LIT_MUL: case LIT_DIV: case LIT_REM:
-    case LIT_AND: case LIT_OR: case LIT_XOR: case LIT_SHL: case LIT_SHR:
-    case LIT_MIN: case LIT_MAX:
-        if (lit_arith(d.op, d.a, d.b, &v, &why)) {
+    } else if (f & LIT_OPF_ALU) {
+        if (lit_alu(d.in, d.a, d.b, d.c, &v, &why)) {
             r = fail(x, MDL_E_ARITH, "%s (%lld, %lld)", why, (long long)d.a,
                      (long long)d.b);
-            break;
+        } else {
+            set_reg(x, d.in->rd, v);
+            mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)v);
         }
-        set_reg(x, d.in->rd, v);
-        mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)v);
-        break;
-    case LIT_BEQ: case LIT_BNE: case LIT_BLT: case LIT_BLE: case LIT_BGT:
-    case LIT_BGE:
-        if (mdl_compare(mdl_branch_cmp(d.op), d.a, d.b))
+    } else if (f & LIT_OPF_COND) {
+        int cmp = lit_opinfo[d.op].cmp;
+        if (lit_compare(cmp, d.in->sty, d.a, d.b))
             mdl_info_effect(x->info, "taken (%lld %s %lld)", (long long)d.a,
-                            cmp_text[mdl_branch_cmp(d.op)], (long long)d.b);
+                            lit_cmp_names[cmp], (long long)d.b);
         else
             mdl_info_effect(x->info, "not taken");
-        break;
-    case LIT_ASSERT:
-        if (!mdl_compare(d.in->cmp, d.a, d.b))
+    } else if (d.op == LIT_ASSERT) {
+        if (!lit_compare(d.in->cmp, d.in->sty, d.a, d.b))
             r = fail(x, MDL_E_ASSERT, "assertion failed (%lld %s %lld)",
-                     (long long)d.a, cmp_text[d.in->cmp], (long long)d.b);
-        break;
-    case LIT_CLWB: case LIT_CLFLUSH:
+                     (long long)d.a, lit_cmp_names[d.in->cmp], (long long)d.b);
+    } else if (f & LIT_OPF_MEM) {       /* clwb, clflush */
         r = resolve(x);
         if (!r)
             r = x->m->ops->instr(x->m, x->s, L, x->slot, d.in,
                                  d.space == LIT_PM ? d.word : -1, x->info,
                                  x->e);
-        break;
-    case LIT_L2WB: case LIT_PCOMMIT: case LIT_SFENCE: case LIT_MEMBAR_CTA:
-    case LIT_MEMBAR_SYS: case LIT_PBAR_WI: case LIT_PSYNC:
-    case LIT_PBAR_WG: case LIT_PBAR_KR:
-        if (!(d.flags & MDL_I_WAITS))
-            r = x->m->ops->instr(x->m, x->s, L, x->slot, d.in, -1, x->info,
-                                 x->e);
-        break;
-    default:                            /* bra, exit, nop, bar.sync, … */
-        break;
-    }
+    } else if ((f & LIT_OPF_PERSIST) && !(d.flags & MDL_I_WAITS)) {
+        r = x->m->ops->instr(x->m, x->s, L, x->slot, d.in, -1, x->info,
+                             x->e);
+    }                                   /* else bra, exit, nop, barriers */
     if (r)
         return r;
     if (d.flags & MDL_I_WAITS) {
@@ -994,7 +985,7 @@ int64_t mdl_reg(const Model *m, const MdlState *s, int32_t gtid, int reg)
 {
     const MdlLaunch *L = mdl_launch_of(m, s);
     int lo = 0, hi = L->nthreads - 1;
-    if (reg < 0 || reg > 31 || L->regslot[reg] < 0)
+    if (reg < 0 || reg >= L->nregslot || L->regslot[reg] < 0)
         return 0;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;

@@ -211,22 +211,28 @@ enum {
 
 typedef struct {
     const LitInstr *in;
-    int32_t op;                         /* LitOpcode */
+    int32_t op;                         /* LitOpcode; LIT_NOP when a false
+                                           guard makes the step a nop */
     uint32_t pc, next;                  /* next: the pc after the step (a
                                            branch evaluated; a waiting
                                            thread stays at pc) */
     int32_t line;                       /* source line */
     int32_t gtid, cta, kernel;
-    int64_t a, b;                       /* operands a and b, evaluated */
-    int32_t space;                      /* memory operand's LitSpace, or -1 */
+    int64_t a, b, c;                    /* operands a, b and c, evaluated */
+    int32_t loc;                        /* memory operand's location, or -1 */
+    int32_t space;                      /* its LitSpace, or -1 */
     int32_t word;                       /* its word in that space, or -1 */
-    int64_t index;                      /* the evaluated index */
+    int64_t index;                      /* the evaluated index (a PTX
+                                           address: the byte address) */
     unsigned flags;                     /* MDL_I_* */
 } MdlInstr;
 
 /* 0 with *out filled; -1 when slot cannot step in s (not running, no such
    slot, or s is terminal). */
 int mdl_decode(const Model *m, const MdlState *s, int slot, MdlInstr *out);
+/* What a store of v through decoded access d leaves in its element: the
+   low bits the element's type keeps (DESIGN section 7). */
+int64_t mdl_store_value(const Model *m, const MdlInstr *d, int64_t v);
 
 /* Whether thread slot i of the current launch can take a step now
    (running, not waiting or done). */

@@ -51,8 +51,9 @@ typedef struct {
     int32_t *gtid, *body, *cta;         /* per slot */
     int32_t ncta;                       /* grid */
     int32_t *cta_first, *cta_count;     /* slots of CTA c, contiguous */
-    int32_t nregs;
-    int8_t regslot[32];                 /* register -> index, -1 unused */
+    int32_t nregs;                      /* registers stored per thread */
+    int32_t nregslot;                   /* the kernel's register numbers */
+    int32_t *regslot;                   /* register -> index, -1 unused */
     uint32_t thr_off, thr_stride;
     uint32_t shared_off, dram_off;
     uint32_t mthr_off, mthr_stride;
@@ -191,8 +192,9 @@ void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
 int64_t mdl_operand(const Model *m, const MdlState *s, const MdlLaunch *L,
                     int slot, const LitOperand *o);
 int64_t mdl_special(const LitKernel *k, int32_t gtid, int sreg);
-int mdl_compare(int cmp, int64_t a, int64_t b);
-int mdl_branch_cmp(int op);                 /* LitCmp of beq … bge */
+/* Register reg of thread slot `slot`: the kernel uses it. */
+int64_t mdl_reg_value(const Model *m, const MdlState *s, const MdlLaunch *L,
+                      int slot, int reg);
 void mdl_note(Model *m, int id, const char *text);
 void mdl_info_effect(MdlStepInfo *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

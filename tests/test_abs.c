@@ -248,11 +248,11 @@ typedef struct {
 static int collect_image(void *ctx, const int64_t *pm, uint64_t included)
 {
     Seen *sn = ctx;
-    /* a, b and c each start a 16-word line: words 0, 16 and 32 */
+    /* a, b and c are words 0, 1 and 2 (each on a line of its own) */
     sn->n += (size_t)snprintf(sn->buf + sn->n, sizeof sn->buf - sn->n,
                               "%s%lld%lld%lld:%llu", sn->calls ? " " : "",
-                              (long long)pm[0], (long long)pm[16],
-                              (long long)pm[32], (unsigned long long)included);
+                              (long long)pm[0], (long long)pm[1],
+                              (long long)pm[2], (unsigned long long)included);
     sn->calls++;
     return 0;
 }

@@ -101,4 +101,15 @@ static inline void assert_roundtrip(const LitProgram *p)
     lit_program_free(q);
 }
 
+/* The registers a kernel uses, as a bit set (litmus: r0 … r31). */
+static inline uint32_t regs_mask(const LitKernel *k)
+{
+    uint32_t m = 0;
+    assert_true(k->nregs <= 32);
+    for (int r = 0; r < k->nregs; r++)
+        if (k->reg_used[r])
+            m |= 1u << r;
+    return m;
+}
+
 #endif

@@ -98,7 +98,7 @@ static void test_config_statement(void **state)
                      (1u << LIT_CFG_WPQ) | (1u << LIT_CFG_CORE_GHZ) |
                          (1u << LIT_CFG_SMS) | (1u << LIT_CFG_LINE_BYTES));
     assert_true(p->config.val[LIT_CFG_NVM_WRITE_NS] == 480);
-    assert_int_equal(p->words_per_line, 8);
+    assert_int_equal(p->line_bytes, 64);
     lit_program_free(p);
     assert_error("test t\nconfig = 1",
                  "t.litmus:2:8: error: expected a config key, found '='");
@@ -200,7 +200,7 @@ static void test_kernel_spmd(void **state)
     assert_int_equal(k->bodies[0].ninstr, 1);
     for (int g = 0; g < 6; g++)
         assert_int_equal(k->body_of[g], 0);
-    assert_int_equal(k->regs_used, 0);
+    assert_int_equal(regs_mask(k), 0);
     assert_int_equal(k->pos.line, 3);
     assert_int_equal(k->pos.col, 8);
     k = &p->kernels[1];
@@ -211,7 +211,7 @@ static void test_kernel_spmd(void **state)
     assert_int_equal(k->bodies[0].ninstr, 0);
     k = &p->kernels[2];
     assert_int_equal(k->bodies[0].ninstr, 2);
-    assert_int_equal(k->regs_used, 1u << 5);
+    assert_int_equal(regs_mask(k), 1u << 5);
     assert_int_equal(p->nmain, 3);
     assert_int_equal(p->main_seq[0], 0);
     assert_int_equal(p->main_seq[2], 2);
@@ -241,7 +241,7 @@ static void test_kernel_threads(void **state)
     assert_int_equal(k->body_of[1], 2);
     assert_int_equal(k->body_of[2], -1);
     assert_int_equal(k->body_of[3], 0);
-    assert_int_equal(k->regs_used, (1u << 1) | (1u << 2));
+    assert_int_equal(regs_mask(k), (1u << 1) | (1u << 2));
     lit_program_free(p);
 }
 
@@ -403,7 +403,7 @@ static void test_all_instructions(void **state)
     assert_int_equal(c[29].m.base.kind, LIT_OPD_SREG);
     assert_int_equal(c[29].m.base.reg, LIT_SR_WARPID);
     assert_int_equal(c[29].m.off, 1);
-    assert_int_equal(p->kernels[0].regs_used,
+    assert_int_equal(regs_mask(&p->kernels[0]),
                      (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) |
                          (1u << 5) | (1u << 6) | (1u << 31));
     lit_program_free(p);

@@ -81,7 +81,7 @@ static void test_registers(void **state)
     (void)state;
     LitProgram *p = parse_ok("test t\npm a[2]\n" K1
                              " mov r31, r0\n ld r12, a[r31]\n}");
-    assert_int_equal(p->kernels[0].regs_used,
+    assert_int_equal(regs_mask(&p->kernels[0]),
                      (1u << 31) | 1u | (1u << 12));
     lit_program_free(p);
     assert_error("test t\n" K1 " mov r32, 1\n}",
@@ -531,8 +531,8 @@ static void test_cli_config(void **state)
     assert_true(p->config.val[LIT_CFG_WPQ] == 1);
     assert_int_equal(p->config.set,
                      (1u << LIT_CFG_LINE_BYTES) | (1u << LIT_CFG_WPQ));
-    assert_int_equal(p->words_per_line, 8);
-    assert_int_equal(p->locs[1].addr, 8);
+    assert_int_equal(p->line_bytes, 64);
+    assert_int_equal(p->locs[1].byte, 64);
     lit_program_free(p);
 
     LitConfigSet bad[] = {{"l9", "1"}, {"sms", "0"}};

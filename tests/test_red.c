@@ -368,10 +368,10 @@ static void test_footprints_stop_at_barriers(void **state)
     f = red_access_foot(m, L, 0, 0, 0);
     assert_non_null(f);
     assert_true(red_access_has(f->w, f->nw, 0));       /* x: word 0 */
-    assert_false(red_access_has(f->w, f->nw, 16));     /* y: next line */
+    assert_false(red_access_has(f->w, f->nw, 1));      /* y: word 1 */
     assert_true(f->flags & FP_WAIT_CTA);
     f = red_access_foot(m, L, 0, 0, 1);
-    assert_true(red_access_has(f->w, f->nw, 16));
+    assert_true(red_access_has(f->w, f->nw, 1));
     base_free(s.w);
     mdl_free(m);
     lit_program_free(p);
@@ -395,10 +395,10 @@ static void test_projection_words(void **state)
         m = mdl_new(p, model, MDL_SLICE, err, sizeof err);
         assert_non_null(m);
         assert_true(mdl_observed(m, 0));               /* a */
-        assert_false(mdl_observed(m, 16));             /* b */
-        assert_true(mdl_observed(m, 32));              /* c[0], c[1] */
-        assert_true(mdl_observed(m, 33));
-        assert_true(mdl_observed(m, 48));              /* d */
+        assert_false(mdl_observed(m, 1));              /* b */
+        assert_true(mdl_observed(m, 2));               /* c[0], c[1] */
+        assert_true(mdl_observed(m, 3));
+        assert_true(mdl_observed(m, 4));               /* d */
         mdl_free(m);
     }
     lit_program_free(p);

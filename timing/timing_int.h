@@ -213,8 +213,8 @@ typedef struct {
     Tick since;
     int64_t outstanding;                /* F_WRITE requests in flight */
     int64_t issued;
-    int32_t reg_pending[32];
-    Tick reg_ready[32];
+    int32_t *reg_pending;               /* per register of the kernel */
+    Tick *reg_ready;
 } TmWarp;
 
 /* A collective scope: a CTA (pbar.wg) or the kernel (pbar.kr). A CTA's
@@ -244,7 +244,7 @@ typedef struct Tm {
     Tick act[2], close[2];              /* [space]: row activate, dirty
                                            row write-back (PM 0, DRAM 1) */
     double icnt_ratio;                  /* core cycles per icnt cycle */
-    int32_t wpl, line_bytes, nsm, npart, nctrl, nbank, wpq_cap;
+    int32_t line_bytes, nsm, npart, nctrl, nbank, wpq_cap;
     int32_t wpq_high, wpq_low, row_lines;
     int32_t cta_per_sm, threads_per_sm;
     int volatile_wpq, wt_ack_nvm;

@@ -116,6 +116,15 @@ static void build(Tm *t, Tick at)
         t->thr[i].warp = nw - 1;
     }
     t->nwarp = nw;
+    {
+        size_t nr = (size_t)k->nregs + 1;
+        int32_t *pend = tm_lalloc(t, (size_t)nw * nr * sizeof *pend);
+        Tick *ready = tm_lalloc(t, (size_t)nw * nr * sizeof *ready);
+        for (int32_t i = 0; i < nw; i++) {
+            t->w[i].reg_pending = pend + (size_t)i * nr;
+            t->w[i].reg_ready = ready + (size_t)i * nr;
+        }
+    }
     t->grp = tm_lalloc(t, (size_t)maxw * sizeof *t->grp);
     t->dec = tm_lalloc(t, (size_t)maxw * sizeof *t->dec);
     for (int32_t c = 0; c < L->ncta; c++) {

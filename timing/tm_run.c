@@ -226,7 +226,6 @@ static void configure(Tm *t)
     t->mc_lat = cycles_of(TM_MC_LAT, v[LIT_CFG_MEM_GHZ], core);
     t->mc_occ = cycles_of(1, v[LIT_CFG_MEM_GHZ], core);
     t->line_bytes = (int32_t)v[LIT_CFG_LINE_BYTES];
-    t->wpl = t->p->words_per_line;
     t->nsm = (int32_t)v[LIT_CFG_SMS];
     t->npart = (int32_t)v[LIT_CFG_L2_PARTITIONS];
     t->nctrl = (int32_t)v[LIT_CFG_CONTROLLERS];
@@ -241,7 +240,7 @@ static void configure(Tm *t)
     t->threads_per_sm = (int32_t)v[LIT_CFG_THREADS_PER_SM];
     t->volatile_wpq = v[LIT_CFG_WPQ] != 0;
     t->wt_ack_nvm = v[LIT_CFG_WT_ACK] == 0;
-    t->pm_lines = (t->p->pm_words + t->wpl - 1) / t->wpl;
+    t->pm_lines = t->p->pm_lines;
     configure_rows(t, v, core);
 }
 

@@ -131,14 +131,11 @@ static int idle_cause(const Tm *t, const TmWarp *w)
     return cause;
 }
 
-/* The register a decoded instruction writes, or -1: loads and atomics
-   (they read their word) and the register-to-register operations. */
+/* The register a decoded instruction writes, or -1 (a false guard writes
+   nothing). */
 static int dest_reg(const MdlInstr *d)
 {
-    if ((d->flags & MDL_I_READ) ||
-        (d->op >= LIT_MOV && d->op <= LIT_MAX))
-        return d->in->rd;
-    return -1;
+    return d->op == LIT_NOP ? -1 : lit_instr_sets(d->in);
 }
 
 /* Registers the instruction reads or writes: 0 ready, else stalls the
@@ -146,17 +143,11 @@ static int dest_reg(const MdlInstr *d)
 static int scoreboard(Tm *t, int32_t wi, const MdlInstr *d)
 {
     TmWarp *w = &t->w[wi];
-    const LitInstr *in = d->in;
-    int regs[4], n = 0;
+    uint16_t regs[LIT_MAX_READS + 1];
+    int n = lit_instr_reads(d->in, regs);
     Tick ready = t->now;
-    if (in->a.kind == LIT_OPD_REG)
-        regs[n++] = in->a.reg;
-    if (in->b.kind == LIT_OPD_REG)
-        regs[n++] = in->b.reg;
-    if (d->space >= 0 && in->m.base.kind == LIT_OPD_REG)
-        regs[n++] = in->m.base.reg;
     if (dest_reg(d) >= 0)
-        regs[n++] = dest_reg(d);
+        regs[n++] = (uint16_t)dest_reg(d);
     for (int i = 0; i < n; i++) {
         if (w->reg_pending[regs[i]]) {
             w->wait_reg = regs[i];
@@ -183,7 +174,7 @@ static int32_t coalesce(Tm *t, int32_t n)
 {
     int32_t nl = 0;
     for (int32_t i = 0; i < n; i++) {
-        int32_t line = t->dec[i].word / t->wpl, j;
+        int32_t line = lit_line(t->p, t->dec[i].space, t->dec[i].word), j;
         int32_t key = t->dec[i].space == LIT_PM ? line : -1 - line;
         for (j = 0; j < nl; j++)
             if (t->lines[2 * j] == key)
@@ -238,7 +229,7 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
     if (space == LIT_PM && !(t->pol->store_deps & MDL_SET_ALL))
         for (int32_t i = 0; i < n; i++) {
             TmThread *th = &t->thr[t->grp[i]];
-            int32_t line = t->dec[i].word / t->wpl;
+            int32_t line = lit_line(t->p, space, t->dec[i].word);
             if (write)
                 tm_own_add(t, &th->own, line);
             if ((t->dec[i].flags & MDL_I_READ) &&
@@ -247,7 +238,7 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
         }
     nl = atom ? n : coalesce(t, n);
     for (int32_t j = 0; j < nl; j++) {
-        int32_t line = atom ? t->dec[j].word / t->wpl
+        int32_t line = atom ? lit_line(t->p, space, t->dec[j].word)
                             : key_line(t->lines[2 * j]);
         int32_t bytes = atom ? 8 : 8 * t->lines[2 * j + 1];
         if (bytes > t->line_bytes)

@@ -85,26 +85,16 @@ static void fence_needs(const Hw *h, const MdlState *s, const MdlLaunch *L,
    value already there loses nothing, so nothing need capture the line
    before it (specs/hw.md, "Silent stores"). A write-through always joins
    its line's FIFO, ahead of any later write-back. */
-static int changes(const MdlState *s, uint32_t pm_off, const MdlInstr *in,
-                   int32_t dw)
+static int changes(const Model *m, const MdlState *s, uint32_t pm_off,
+                   const MdlInstr *in, int32_t dw)
 {
-    int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv;
-    switch (in->op) {
-    case LIT_ST_WT:
+    int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv = in->a;
+    if (in->op == LIT_ST_WT)
         return 1;
-    case LIT_ATOM_ADD:
-        nv = (int64_t)((uint64_t)old + (uint64_t)in->a);
-        break;
-    case LIT_ATOM_CAS:
-        if (old != in->a)
-            return 0;                   /* fails: a load */
-        nv = in->b;
-        break;
-    default:                            /* st, atom.exch */
-        nv = in->a;
-        break;
-    }
-    return nv != old;
+    if ((lit_opflags(in->op) & LIT_OPF_ATOMIC) &&
+        !lit_atomic(in->in, old, in->a, in->b, &nv))
+        return 0;                       /* a failed cas: a load */
+    return mdl_store_value(m, in, nv) != old;
 }
 
 /* What the next instruction of running thread slot t needs. */
@@ -115,13 +105,13 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
     MdlInstr in;
     if (mdl_decode(m, s, t, &in))
         return;
-    switch (in.op) {
-    case LIT_ST: case LIT_ST_WT: case LIT_ATOM_ADD: case LIT_ATOM_EXCH:
-    case LIT_ATOM_CAS:
+    if (in.flags & MDL_I_WRITE) {
         if (in.space == LIT_PM && in.word >= 0 &&
-            (h->vol || changes(s, L->pm_off, &in, h->cidx[in.word])))
+            (h->vol || changes(m, s, L->pm_off, &in, h->cidx[in.word])))
             set(h->vol ? d->st : d->wb, h->wline[h->cidx[in.word]]);
-        break;
+        return;
+    }
+    switch (in.op) {
     case LIT_PCOMMIT:
         d->all = 1;
         break;

@@ -62,7 +62,6 @@ static int layout(Model *m, Hw *h)
 {
     const LitProgram *p = m->p;
     int64_t nctl = (int64_t)p->config.val[LIT_CFG_CONTROLLERS];
-    int32_t wpl = p->words_per_line;
     h->cidx = ints(m, p->pm_words);
     h->cword = ints(m, p->pm_words);
     h->wline = ints(m, p->pm_words);
@@ -86,7 +85,7 @@ static int layout(Model *m, Hw *h)
     if (!h->lfirst || !h->lnw || !h->lno || !h->lctl)
         return -1;
     for (int32_t i = 0; i < h->nw; i++) {
-        int32_t line = h->cword[i] / wpl;
+        int32_t line = p->pm_line[h->cword[i]];
         if (!h->nl || h->lno[h->nl - 1] != line) {
             h->lno[h->nl] = line;
             h->lfirst[h->nl++] = i;

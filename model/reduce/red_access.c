@@ -66,121 +66,157 @@ static void opd_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
     }
 }
 
-/* The values instruction `in` may give its destination register. */
+/* The values instruction `in` may give its destination register: what
+   its arithmetic gives over its operands' sets; unknown for a load or an
+   atomic. */
 static void def_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
                      const LitInstr *in, Vs *out)
 {
-    Vs a, b;
+    Vs a, b, c;
     out->top = 0;
     out->n = 0;
-    if (in->op == LIT_MOV) {
-        opd_vals(k, gtid, regs, &in->a, out);
-        return;
-    }
-    if (in->op < LIT_ADD || in->op > LIT_MAX) {
-        out->top = 1;                   /* ld, atomics */
+    if (!(lit_opflags(in->op) & LIT_OPF_ALU)) {
+        out->top = 1;
         return;
     }
     opd_vals(k, gtid, regs, &in->a, &a);
     opd_vals(k, gtid, regs, &in->b, &b);
-    if (a.top || b.top || a.n * b.n > VS_MAX) {
+    opd_vals(k, gtid, regs, &in->c, &c);
+    if (a.top || b.top || c.top || a.n * b.n * c.n > VS_MAX) {
         out->top = 1;
         return;
     }
     for (int i = 0; i < a.n; i++)
-        for (int j = 0; j < b.n; j++) {
-            int64_t v;
-            const char *why;
-            if (!lit_arith(in->op, a.v[i], b.v[j], &v, &why))
-                vs_add(out, v);
-        }
-}
-
-static int defines_rd(int op)
-{
-    return op == LIT_LD || (op >= LIT_ATOM_ADD && op <= LIT_MAX);
+        for (int j = 0; j < b.n; j++)
+            for (int l = 0; l < c.n; l++) {
+                int64_t v;
+                const char *why;
+                if (!lit_alu(in, a.v[i], b.v[j], c.v[l], &v, &why))
+                    vs_add(out, v);
+            }
 }
 
 /* The pcs control may go to after instruction `in` at pc `at` (some may
-   be past the end); returns how many. */
+   be past the end); returns how many. A false guard falls through. */
 static int cfg_next(const LitInstr *in, int32_t at, int32_t next[2])
 {
+    unsigned f = lit_opflags(in->op);
     int n = 0;
-    if (in->op == LIT_EXIT)
+    if ((f & LIT_OPF_ENDS) && !in->guard)
         return 0;
-    if (in->op >= LIT_BRA && in->op <= LIT_BGE)
+    if (f & LIT_OPF_BRANCH)
         next[n++] = in->target;
-    if (in->op != LIT_BRA)
+    if (!(f & LIT_OPF_BRANCH) || (f & LIT_OPF_COND) || in->guard)
         next[n++] = at + 1;
     return n;
 }
 
-/* The registers instruction `in` reads (bit r). */
-static uint32_t uses(const LitInstr *in)
+/* Register bit sets of a kernel: RW words each. */
+#define RW(nregs) (((size_t)(nregs) + 63) / 64)
+
+static void bit_set(uint64_t *set, int r)
 {
-    uint32_t u = 0;
-    if (in->a.kind == LIT_OPD_REG)
-        u |= 1u << in->a.reg;
-    if (in->b.kind == LIT_OPD_REG)
-        u |= 1u << in->b.reg;
-    if ((in->op <= LIT_ATOM_CAS || in->op == LIT_CLWB ||
-         in->op == LIT_CLFLUSH) && in->m.base.kind == LIT_OPD_REG)
-        u |= 1u << in->m.base.reg;
-    return u;
+    set[r / 64] |= 1ull << (r % 64);
+}
+
+static int bit_has(const uint64_t *set, int r)
+{
+    return (int)(set[r / 64] >> (r % 64) & 1u);
 }
 
 /* The registers some instruction may read before any definition of them
-   (a forward must-analysis of the defined registers); the others never
-   show their initial 0. */
-static uint32_t read_undefined(const LitBody *b)
+   (a forward must-analysis of the defined registers; a guarded
+   definition may not happen), as a bit set the caller frees; the others
+   never show their initial 0. NULL when out of memory: assume all. */
+static uint64_t *read_undefined(const LitBody *b, int nregs)
 {
-    uint32_t *in = base_malloc(((size_t)b->ninstr + 1) * sizeof *in), bad = 0;
+    size_t rw = RW(nregs) ? RW(nregs) : 1;
+    uint64_t *in = base_malloc(((size_t)b->ninstr + 1) * rw * sizeof *in);
+    uint64_t *out = base_malloc(rw * sizeof *out);
+    uint64_t *bad = base_calloc(rw, sizeof *bad);
     int changed = 1;
-    if (!in)
-        return ~0u;
-    for (int pc = 0; pc < b->ninstr; pc++)
-        in[pc] = pc ? ~0u : 0;
+    if (!in || !out || !bad) {
+        base_free(in);
+        base_free(out);
+        base_free(bad);
+        return NULL;
+    }
+    for (int32_t pc = 0; pc < b->ninstr; pc++)
+        memset(in + (size_t)pc * rw, pc ? 0xFF : 0, rw * sizeof *in);
     while (changed) {
         changed = 0;
         for (int32_t pc = 0; pc < b->ninstr; pc++) {
             const LitInstr *ins = &b->code[pc];
-            uint32_t out = in[pc] | (defines_rd(ins->op) ? 1u << ins->rd : 0);
             int32_t next[2];
             int nn = cfg_next(ins, pc, next);
-            for (int k = 0; k < nn; k++)
-                if (next[k] < b->ninstr && (in[next[k]] & out) != in[next[k]]) {
-                    in[next[k]] &= out;
-                    changed = 1;
-                }
+            memcpy(out, in + (size_t)pc * rw, rw * sizeof *out);
+            if (lit_instr_sets(ins) >= 0 && !ins->guard)
+                bit_set(out, ins->rd);
+            for (int k = 0; k < nn; k++) {
+                uint64_t *to = in + (size_t)next[k] * rw;
+                if (next[k] >= b->ninstr)
+                    continue;
+                for (size_t w = 0; w < rw; w++)
+                    if ((to[w] & out[w]) != to[w]) {
+                        to[w] &= out[w];
+                        changed = 1;
+                    }
+            }
         }
     }
-    for (int pc = 0; pc < b->ninstr; pc++)
-        bad |= uses(&b->code[pc]) & ~in[pc];
+    for (int32_t pc = 0; pc < b->ninstr; pc++) {
+        uint16_t regs[LIT_MAX_READS];
+        int n = lit_instr_reads(&b->code[pc], regs);
+        for (int i = 0; i < n; i++)
+            if (!bit_has(in + (size_t)pc * rw, regs[i]))
+                bit_set(bad, regs[i]);
+    }
     base_free(in);
+    base_free(out);
     return bad;
 }
 
+/* Every register's value set in thread gtid running body b (regs has
+   k->nregs entries). */
 static void thread_values(const LitKernel *k, int32_t gtid, const LitBody *b,
                           Vs *regs)
 {
     int changed = 1;
-    uint32_t zero = read_undefined(b);
-    for (int r = 0; r < 32; r++) {
+    uint64_t *zero = read_undefined(b, k->nregs);
+    for (int r = 0; r < k->nregs; r++) {
         regs[r].top = 0;
         regs[r].n = 0;
-        if (zero & (1u << r))
+        if (!zero || bit_has(zero, r))
             vs_add(&regs[r], 0);
     }
+    base_free(zero);
     while (changed) {
         changed = 0;
         for (int pc = 0; pc < b->ninstr; pc++) {
             Vs d;
-            if (!defines_rd(b->code[pc].op))
+            if (lit_instr_sets(&b->code[pc]) < 0)
                 continue;
             def_vals(k, gtid, regs, &b->code[pc], &d);
             changed |= vs_merge(&regs[b->code[pc].rd], &d);
         }
     }
+}
+
+/* The element value v of in's index (or address) register names: 0 with
+   *loc and *idx, -1 when that value fails. */
+static int elem_of(const LitProgram *p, const LitInstr *in, int64_t v,
+                   int32_t *loc, int64_t *idx)
+{
+    int64_t x = (int64_t)((uint64_t)v + (uint64_t)in->m.off);
+    if (in->m.loc != LIT_MEM_ADDR) {
+        *loc = in->m.loc;
+        *idx = x;
+        return x >= 0 && x < p->locs[in->m.loc].size ? 0 : -1;
+    }
+    return lit_addr_resolve(p, in->m.aspace, x,
+                            lit_opflags(in->op) & LIT_OPF_FLUSH
+                                ? 0 : lit_type_bits(in->ty) / 8,
+                            loc, idx);
 }
 
 /* The values the index of in's memory operand may take (before the
@@ -202,7 +238,7 @@ int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
     const LitProgram *p = m->p;
     const LitKernel *k = &p->kernels[kernel];
     int64_t total = (int64_t)k->grid * k->block;
-    Vs *regs = base_malloc(32 * sizeof *regs);
+    Vs *regs = base_malloc(((size_t)k->nregs + 1) * sizeof *regs);
     if (!regs)
         return -1;
     for (int64_t g = 0; g < total; g++) {
@@ -215,20 +251,25 @@ int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
             const LitInstr *in = &b->code[pc];
             const LitLoc *l;
             Vs idx;
-            if (in->op != LIT_LD && (in->op < LIT_ATOM_ADD ||
-                                     in->op > LIT_ATOM_CAS))
-                continue;
-            l = &p->locs[in->m.loc];
-            if (l->space != LIT_PM)
+            if (!(lit_opflags(in->op) & LIT_OPF_READ))
                 continue;
             index_vals(k, (int32_t)g, regs, in, &idx);
-            for (int32_t j = 0; j < l->size; j++) {
-                int hit = idx.top;
-                for (int v = 0; v < idx.n && !hit; v++)
-                    hit = (int64_t)((uint64_t)idx.v[v] +
-                                    (uint64_t)in->m.off) == j;
-                if (hit)
-                    mark[l->addr + j] = 1;
+            if (idx.top && in->m.loc == LIT_MEM_ADDR) {
+                memset(mark, 1, (size_t)p->pm_words);
+                continue;
+            }
+            if (idx.top) {
+                l = &p->locs[in->m.loc];
+                if (l->space == LIT_PM)
+                    memset(mark + l->addr, 1, (size_t)l->size);
+                continue;
+            }
+            for (int v = 0; v < idx.n; v++) {
+                int32_t loc;
+                int64_t x;
+                if (!elem_of(p, in, idx.v[v], &loc, &x) &&
+                    p->locs[loc].space == LIT_PM)
+                    mark[p->locs[loc].addr + x] = 1;
             }
         }
     }
@@ -344,7 +385,7 @@ static int has_collective(const Model *m, const LitKernel *k)
     for (int b = 0; b < k->nbodies; b++)
         for (int pc = 0; pc < k->bodies[b].ninstr; pc++) {
             int op = k->bodies[b].code[pc].op;
-            if ((op == LIT_PBAR_WG || op == LIT_PBAR_KR) &&
+            if ((lit_opflags(op) & LIT_OPF_SCOPED) &&
                 m->ops->collective(m, op))
                 return 1;
         }
@@ -356,23 +397,19 @@ static unsigned instr_flags(const Model *m, const LitKernel *k,
                             const LitBody *b, int pc)
 {
     const LitInstr *in = &b->code[pc];
-    unsigned f = 0;
-    int coll = (in->op == LIT_PBAR_WG || in->op == LIT_PBAR_KR) &&
-               m->ops->collective(m, in->op);
-    if (in->op == LIT_BAR_SYNC || (coll && in->op == LIT_PBAR_WG))
-        f |= FP_WAIT_CTA;
-    if (in->op == LIT_GRID_SYNC || (coll && in->op == LIT_PBAR_KR))
-        f |= FP_WAIT_GRID;
+    unsigned f = 0, of = lit_opflags(in->op);
+    int coll = (of & LIT_OPF_SCOPED) && m->ops->collective(m, in->op);
+    if ((of & LIT_OPF_BARRIER) || coll)
+        f |= of & LIT_OPF_GRID ? FP_WAIT_GRID : FP_WAIT_CTA;
     if (coll)
-        f |= in->op == LIT_PBAR_WG ? FP_PBAR_CTA : FP_PBAR_GRID;
-    if (m->pol->hierarchy && in->op >= LIT_CLWB && in->op <= LIT_PSYNC)
+        f |= of & LIT_OPF_GRID ? FP_PBAR_GRID : FP_PBAR_CTA;
+    if (m->pol->hierarchy && (of & LIT_OPF_PERSIST))
         f |= hier_flags(m, in->op);
-    if (in->op == LIT_EXIT)
+    if (of & LIT_OPF_ENDS)
         f |= FP_ENDS;
     else if (!(f & (FP_WAIT_CTA | FP_WAIT_GRID)) &&
              ((in->op != LIT_BRA && pc + 1 >= b->ninstr) ||
-              (in->op >= LIT_BRA && in->op <= LIT_BGE &&
-               in->target >= b->ninstr)))
+              ((of & LIT_OPF_BRANCH) && in->target >= b->ninstr)))
         f |= FP_ENDS;
     if (m->pol->hierarchy && (f & FP_ENDS) && m->red->coll[k - m->p->kernels])
         f |= FP_HIER_ALL;               /* may complete a collective pbar */
@@ -389,8 +426,12 @@ static int grows_only(const LitBody *b, int r)
     int defs = 0;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const LitInstr *in = &b->code[pc];
-        if (!defines_rd(in->op) || in->rd != r)
+        if (lit_instr_sets(in) != r)
             continue;
+        /* 2^32 passes to wrap: more states than an exploration numbers */
+        if (in->guard || lit_type_bits(in->ty) < 32 || in->ty != in->sty ||
+            (lit_type_bits(in->ty) == 32 && (in->b.imm < -1 || in->b.imm > 1)))
+            return 0;
         if (in->a.kind != LIT_OPD_REG || in->a.reg != r ||
             in->b.kind != LIT_OPD_IMM ||
             !((in->op == LIT_ADD && in->b.imm > 0 &&
@@ -441,7 +482,7 @@ static int find_sticky(const LitBody *b, uint8_t *sticky)
     for (int32_t pc = 0; pc < b->ninstr; pc++) {
         const LitInstr *in = &b->code[pc];
         int bounded = 0;
-        if (in->op < LIT_BRA || in->op > LIT_BGE || in->target > pc)
+        if (!(lit_opflags(in->op) & LIT_OPF_BRANCH) || in->target > pc)
             continue;
         for (int32_t p = in->target; p <= pc && !bounded; p++) {
             const LitInstr *d = &b->code[p];
@@ -460,9 +501,8 @@ static int find_sticky(const LitBody *b, uint8_t *sticky)
    hierarchy model keeps. */
 static int kept_any(const Model *m, uint32_t lo, uint32_t hi)
 {
-    uint32_t wpl = (uint32_t)m->p->words_per_line;
     for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
-        if (mdl_kept(m, w / wpl))
+        if (mdl_kept(m, (uint32_t)m->p->pm_line[w]))
             return 1;
     return 0;
 }
@@ -472,13 +512,15 @@ static int kept_any(const Model *m, uint32_t lo, uint32_t hi)
 static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
                      uint32_t **iv, size_t *cap, uint32_t *cnt)
 {
-    uint32_t wpl = (uint32_t)m->p->words_per_line;
+    const int32_t *line = m->p->pm_line;
     for (uint32_t q = 0; q < a->n; q++) {
         uint32_t lo = sr->pool[2 * (a->first + q)],
                  hi = sr->pool[2 * (a->first + q) + 1];
         if (lo >= (uint32_t)m->p->pm_words)
             continue;                   /* not PM */
-        for (uint32_t l = lo / wpl; l <= hi / wpl; l++) {
+        if (hi >= (uint32_t)m->p->pm_words)
+            hi = (uint32_t)m->p->pm_words - 1;
+        for (uint32_t l = (uint32_t)line[lo]; l <= (uint32_t)line[hi]; l++) {
             if (!mdl_kept(m, l))
                 continue;
             if (BASE_GROW(*iv, *cap, 2 * ((size_t)*cnt + 1)))
@@ -496,14 +538,14 @@ static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
 static int body_lines(Model *m, const LitBody *b, MdlSlotRed *sr,
                       uint32_t **buf, size_t *cap)
 {
-    uint32_t n = 0, wpl = (uint32_t)m->p->words_per_line;
+    uint32_t n = 0;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const MdlAcc *a = &sr->acc[pc];
         if (b->code[pc].op == LIT_L2WB && m->p->pm_words > 0) {
             if (BASE_GROW(*buf, *cap, 2 * ((size_t)n + 1)))
                 return -1;
             (*buf)[2 * n] = 0;
-            (*buf)[2 * n + 1] = ((uint32_t)m->p->pm_words - 1) / wpl;
+            (*buf)[2 * n + 1] = (uint32_t)m->p->pm_lines - 1;
             n++;
         }
         if (((a->rw & MDL_I_WRITE) || (a->flags & FP_FLUSH)) &&
@@ -527,7 +569,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
     const LitProgram *p = m->p;
     const LitKernel *k = &p->kernels[L->kernel];
     const LitBody *b = &k->bodies[L->body[i]];
-    Vs *regs = base_malloc(32 * sizeof *regs);
+    Vs *regs = base_malloc(((size_t)k->nregs + 1) * sizeof *regs);
     uint32_t *pool = NULL, npool = 0;
     size_t cap = 0;
     if (!regs)
@@ -543,32 +585,40 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
         MdlAcc *a = &sr->acc[pc];
         a->flags = (uint16_t)instr_flags(m, k, b, pc);
         a->first = npool;
-        if (in->op > LIT_ATOM_CAS && !(a->flags & FP_FLUSH))
+        if (!(lit_opflags(in->op) & (LIT_OPF_READ | LIT_OPF_WRITE)) &&
+            !(a->flags & FP_FLUSH))
             continue;
         {
-            const LitLoc *l = &p->locs[in->m.loc];
             Vs idx;
             uint32_t start = npool;
             index_vals(k, L->gtid[i], regs, in, &idx);
-            a->rw = (uint8_t)(in->op > LIT_ATOM_CAS ? 0
-                              : (in->op == LIT_LD ? MDL_I_READ : 0) |
-                                (in->op != LIT_LD ? MDL_I_WRITE : 0) |
-                                (in->op >= LIT_ATOM_ADD ? MDL_I_READ : 0));
+            a->rw = (uint8_t)((lit_opflags(in->op) & LIT_OPF_READ
+                                   ? MDL_I_READ : 0) |
+                              (lit_opflags(in->op) & LIT_OPF_WRITE
+                                   ? MDL_I_WRITE : 0));
             if (BASE_GROW(pool, cap, 2 * ((size_t)npool +
                                          (idx.top ? 1 : (size_t)idx.n))))
                 goto oom;
-            if (idx.top) {
+            if (idx.top && in->m.loc == LIT_MEM_ADDR) {
+                pool[2 * npool] = 0;    /* any word of any space */
+                pool[2 * npool + 1] = red_access_id(m, L, L->nthreads - 1,
+                                                    LIT_SHARED,
+                                                    p->shared_words) - 1;
+                npool += pool[2 * npool + 1] != UINT32_MAX;
+            } else if (idx.top) {
+                const LitLoc *l = &p->locs[in->m.loc];
                 pool[2 * npool] = red_access_id(m, L, i, l->space, l->addr);
                 pool[2 * npool + 1] = pool[2 * npool] + (uint32_t)l->size - 1;
                 npool++;
             } else {
                 for (int v = 0; v < idx.n; v++) {
-                    int64_t x = (int64_t)((uint64_t)idx.v[v] +
-                                          (uint64_t)in->m.off);
-                    if (x < 0 || x >= l->size)
+                    int32_t loc;
+                    int64_t x;
+                    if (elem_of(p, in, idx.v[v], &loc, &x))
                         continue;       /* that value fails: no access */
-                    pool[2 * npool] = red_access_id(m, L, i, l->space,
-                                                    l->addr + (int32_t)x);
+                    pool[2 * npool] = red_access_id(m, L, i, p->locs[loc].space,
+                                                    p->locs[loc].addr +
+                                                        (int32_t)x);
                     pool[2 * npool + 1] = pool[2 * npool];
                     npool++;
                 }
@@ -576,7 +626,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
             npool = start + iv_norm(pool + 2 * start, npool - start);
             a->n = (uint16_t)(npool - start);
             assert(npool - start < 65536);
-            if (l->space == LIT_PM && (a->rw & MDL_I_WRITE))
+            if (a->rw & MDL_I_WRITE)
                 for (uint32_t j = start; j < npool; j++)
                     if (m->pol->hierarchy
                             ? kept_any(m, pool[2 * j], pool[2 * j + 1])

@@ -75,7 +75,7 @@ static int classify(const Model *m)
 static int on_kept_line(const Model *m, const MdlInstr *d)
 {
     return d->word >= 0 &&
-           mdl_kept(m, (uint32_t)(d->word / m->p->words_per_line));
+           mdl_kept(m, (uint32_t)m->p->pm_line[d->word]);
 }
 
 /* Hierarchy models: whether thread j, whose footprint has flags fl and
@@ -128,7 +128,7 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
         const uint32_t *mine = red_access_lines(m, L, i, &n);
         return !mine || red_access_meet(mine, n, h, nh);
     }
-    return red_access_has(h, nh, (uint32_t)(d->word / m->p->words_per_line));
+    return red_access_has(h, nh, (uint32_t)m->p->pm_line[d->word]);
 }
 
 /* C1 for the decoded step d of slot i at s; *grow gets whether another
@@ -147,7 +147,8 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
     int arrives = m->pol->release.force && red_access_collective(m, L) &&
                   ((d->flags & MDL_I_ENDS) ||
                    ((d->flags & MDL_I_WAITS) && (d->flags & MDL_I_PERSIST)));
-    int acc = d->word >= 0 && d->op <= LIT_ATOM_CAS;
+    int acc = d->word >= 0 &&
+              (lit_opflags(d->op) & (LIT_OPF_READ | LIT_OPF_WRITE));
     uint32_t id = acc ? red_access_id(m, L, i, d->space, d->word) : 0;
     for (int j = 0; j < L->nthreads; j++) {
         uint64_t h = s->w[L->thr_off + (uint32_t)j * L->thr_stride];
@@ -270,7 +271,7 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
             (d.flags & (MDL_I_BACK | MDL_I_ENDS | MDL_I_WAITS |
                         MDL_I_BOUNDS)))
             break;
-        if (d.op <= LIT_ATOM_CAS ||
+        if ((lit_opflags(d.op) & (LIT_OPF_READ | LIT_OPF_WRITE)) ||
             (m->pol->hierarchy && (d.flags & MDL_I_PERSIST)))
             c = commutes(m, s, L, i, &d, 0, &grow);
         if (!c && !may_be_quiet(m, &d))

@@ -42,7 +42,7 @@ static void mark_cond(const LitProgram *p, const LitCond *c, uint8_t *obs)
 static int kept_lines(Model *m, const uint8_t *obs)
 {
     const LitProgram *p = m->p;
-    int32_t wpl = p->words_per_line, nl = (p->pm_words + wpl - 1) / wpl;
+    int32_t nl = p->pm_lines;
     int64_t nctl = m->red->durable
                        ? 0
                        : (int64_t)p->config.val[LIT_CFG_CONTROLLERS];
@@ -51,7 +51,7 @@ static int kept_lines(Model *m, const uint8_t *obs)
         return -1;
     for (int32_t w = 0; w < p->pm_words; w++)
         if (obs[w])
-            for (int32_t l = nctl ? (int32_t)((w / wpl) % nctl) : w / wpl;
+            for (int32_t l = nctl ? (int32_t)(p->pm_line[w] % nctl) : p->pm_line[w];
                  l < nl; l += nctl ? (int32_t)nctl : nl)
                 kept[l] = 1;
     m->kept = kept;
