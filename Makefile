@@ -43,12 +43,16 @@ HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
 all: gpmc
 
+# gpmc.cuh (the CUDA front end's header) goes beside every binary.
 gpmc: $(BUILD)/gpmc
 	$(Q)cp $< $@
+	$(Q)cp litmus/gpmc.cuh gpmc.cuh
 
-$(BUILD)/gpmc: $(BUILD)/harness/gpmc.o $(BUILD)/libgpmc.a
+$(BUILD)/gpmc: $(BUILD)/harness/gpmc.o $(BUILD)/libgpmc.a litmus/gpmc.cuh
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(BUILD)/harness/gpmc.o $(BUILD)/libgpmc.a \
+	  $(LDLIBS)
+	$(Q)cp litmus/gpmc.cuh $(BUILD)/gpmc.cuh
 
 $(BUILD)/libgpmc.a: $(LIBOBJS)
 	$(Q)rm -f $@
@@ -74,7 +78,8 @@ $(BUILD)/tests/test_fuzz_replay: tests/test_fuzz_replay.c $(FUZZ_SRCS) \
 	  $(LDLIBS)
 
 unit: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@set -e; for t in $(TESTS); do echo "== $$t"; \
+	  GPMC_CUH=litmus/gpmc.cuh $$t; done
 
 e2e: $(BUILD)/gpmc
 	@GPMC=$(BUILD)/gpmc sh tests/e2e.sh
@@ -173,9 +178,11 @@ deps:
 	$(call install-missing,$(DEBS_RUN) $(DEBS_TEST))
 
 install: gpmc
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/gpmc
 	install -m 755 gpmc $(DESTDIR)$(PREFIX)/bin/gpmc
+	install -m 644 litmus/gpmc.cuh $(DESTDIR)$(PREFIX)/share/gpmc/gpmc.cuh
 	install -m 644 gpmc.1 $(DESTDIR)$(PREFIX)/share/man/man1/gpmc.1
 
 clean:
-	rm -rf build build-asan build-fuzz gpmc
+	rm -rf build build-asan build-fuzz gpmc gpmc.cuh

@@ -113,6 +113,11 @@ int base_budget_grow(BaseBudget *m, void *arrp, size_t *cap, size_t need, size_t
 #define BASE_BUDGET_GROW(mem, arr, cap, need) \
     base_budget_grow((mem), &(arr), &(cap), (need), sizeof *(arr))
 
+/* ---- hashing ------------------------------------------------------------ */
+
+/* SHA-256 of len bytes, as 64 lowercase hex digits and a NUL. */
+void base_sha256(const void *data, size_t len, char hex[65]);
+
 /* ---- word vectors ------------------------------------------------------ */
 
 /* A vector of 64-bit words w[0..len) with room for cap, the words from

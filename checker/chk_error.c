@@ -70,7 +70,8 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
                  e->msg, recovery ? " in recovery" : "");
     else
         snprintf(text, sizeof text, "%s: %s at %s:%d (%s, thread %d)%s",
-                 mdl_err_names[e->kind], e->msg, R->p->path, (int)e->line,
+                 mdl_err_names[e->kind], e->msg, e->file ? e->file : R->p->path,
+                 (int)e->line,
                  kname, (int)e->gtid, recovery ? " in recovery" : "");
     n = (uint32_t)((strlen(text) + 8) / 8);
     memset(key, 0, sizeof key);

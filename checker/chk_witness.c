@@ -112,6 +112,10 @@ static void step_json(W *w, const MdlStepInfo *in, int level, int store,
     put(&w->steps, "{\"id\":%d,\"phase\":\"%s\",\"thread\":%d,\"kernel\":",
         w->nsteps, level ? "recovery" : "main", (int)in->gtid);
     put_json_str(&w->steps, kname);
+    if (in->file) {
+        put(&w->steps, ",\"file\":");
+        put_json_str(&w->steps, in->file);
+    }
     put(&w->steps, ",\"line\":%d,\"instr\":", (int)in->line);
     put_json_str(&w->steps, in->instr);
     put(&w->steps, ",\"effect\":");
@@ -136,7 +140,11 @@ static void describe(W *w, const MdlStepInfo *in, int store)
 {
     const ChkRun *R = w->R;
     put(&w->text, "  %d. ", w->nsteps + 1);
-    if (in->gtid >= 0)
+    if (in->gtid >= 0 && in->file)
+        put(&w->text, "%s thread %d %s:%d: %s",
+            R->p->kernels[in->kernel].name, (int)in->gtid, in->file,
+            (int)in->line, in->instr);
+    else if (in->gtid >= 0)
         put(&w->text, "%s thread %d line %d: %s",
             R->p->kernels[in->kernel].name, (int)in->gtid, (int)in->line,
             in->instr);

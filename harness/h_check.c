@@ -75,7 +75,7 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
         fprintf(stderr, "%s: error: %s\n", path, why);
         return H_USAGE;
     }
-    h_sha256(f->source, f->len, f->sha256);
+    base_sha256(f->source, f->len, f->sha256);
     h_lit_options(o, &lo);
     base_diag_init(&d);
     /* lit_parse_file reports a NUL byte where lit_parse_string would stop */

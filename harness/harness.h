@@ -133,7 +133,6 @@ void h_progress_end(HProgress *pg, const ChkReport *r);
 int h_store_costs(const HFile *f, const HOpts *o, int model,
                   const TmCosts *costs, ResDb *db, int64_t run_id);
 char *h_argv_string(const char *cmd, int argc, char **argv);
-void h_sha256(const void *data, size_t len, char hex[65]);
 
 /* h_run.c, h_suite.c */
 int h_cmd_run(int argc, char **argv);

@@ -8,6 +8,12 @@
 
 int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap)
 {
+    return lit_diag_verror_in(e, NULL, pos, fmt, ap);
+}
+
+int lit_diag_verror_in(LitErrs *e, const char *path, LitPos pos,
+                       const char *fmt, va_list ap)
+{
     char buf[512];
     if (e->n >= LIT_MAX_ERRORS) {
         e->full = 1;
@@ -23,9 +29,19 @@ int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap)
     char *msg = base_arena_strdup(e->arena, buf);
     if (!msg)
         return -1;
-    e->v[e->n] = (LitErr){pos, e->n, msg};
+    e->v[e->n] = (LitErr){pos, e->n, msg, path};
     e->n++;
     return 0;
+}
+
+int lit_diag_error_in(LitErrs *e, const char *path, LitPos pos,
+                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = lit_diag_verror_in(e, path, pos, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
@@ -40,6 +56,11 @@ int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
 static int by_pos(const void *x, const void *y)
 {
     const LitErr *a = x, *b = y;
+    if (a->path != b->path) {          /* the test file first */
+        int c = !a->path ? -1 : !b->path ? 1 : strcmp(a->path, b->path);
+        if (c)
+            return c;
+    }
     if (a->pos.line != b->pos.line)
         return a->pos.line < b->pos.line ? -1 : 1;
     if (a->pos.col != b->pos.col)
@@ -54,14 +75,20 @@ void lit_diag_flush(LitErrs *e, BaseDiag *d)
     for (int32_t i = 0; i < e->n; i++) {
         const LitErr *x = &e->v[i];
         if (i > 0 && x->pos.line == x[-1].pos.line &&
-            x->pos.col == x[-1].pos.col && !strcmp(x->msg, x[-1].msg))
+            x->pos.col == x[-1].pos.col && !strcmp(x->msg, x[-1].msg) &&
+            (x->path == x[-1].path ||
+             (x->path && x[-1].path && !strcmp(x->path, x[-1].path))))
             continue;
         char line[1024];
-        if (x->pos.line > 0)
-            snprintf(line, sizeof line, "%s:%d:%d: error: %s", e->path,
+        const char *path = x->path ? x->path : e->path;
+        if (x->pos.line > 0 && x->pos.col > 0)
+            snprintf(line, sizeof line, "%s:%d:%d: error: %s", path,
                      x->pos.line, x->pos.col, x->msg);
+        else if (x->pos.line > 0)
+            snprintf(line, sizeof line, "%s:%d: error: %s", path,
+                     x->pos.line, x->msg);
         else
-            snprintf(line, sizeof line, "%s: error: %s", e->path, x->msg);
+            snprintf(line, sizeof line, "%s: error: %s", path, x->msg);
         base_diag_append(d, line);
         d->nerrors++;
     }

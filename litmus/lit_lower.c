@@ -122,10 +122,26 @@ static void assemble(LitParser *P)
     }
 }
 
+/* Addresses in PTX kernels, now that the layout has placed everything. */
+static void apply_fixups(LitParser *P)
+{
+    static const int64_t window[3] = {LIT_WINDOW_PM, LIT_WINDOW_DRAM,
+                                      LIT_WINDOW_SHARED};
+    for (int32_t i = 0; i < P->nfixups; i++) {
+        const LitFixup *f = &P->fixups[i];
+        const LitLoc *l = &P->locs[f->loc].l;
+        *f->slot = (int64_t)((uint64_t)*f->slot +
+                             (uint64_t)(l->byte + (f->window
+                                                       ? window[l->space]
+                                                       : 0)));
+    }
+}
+
 void lit_lower_finish(LitParser *P)
 {
     options(P);
     lit_layout(P);
+    apply_fixups(P);
     checks(P);
     if (P->errs.n == 0)
         assemble(P);

@@ -632,6 +632,124 @@ static int32_t kernel_threads(LitParser *P, LitKernel *k, LitPos at)
     return (int32_t)n;
 }
 
+/* The directory part of the test file's path, for files named relative
+   to it: "" or "dir/". */
+static const char *test_dir(LitParser *P)
+{
+    const char *slash = strrchr(P->path, '/');
+    return slash ? lit_parse_strndup(P, P->path, (size_t)(slash - P->path + 1))
+                 : "";
+}
+
+/* from := 'from' STRING (NAME | STRING) '(' [arg {',' arg}] ')'
+   arg  := LOCATION | expr */
+static void from_clause(LitParser *P, LitKernelX *kx)
+{
+    LitKernel *k = &kx->k;
+    LitPos fat = P->tok.pos;
+    if (P->tok.kind != LT_STRING)
+        lit_parse_expected(P, "a file name in quotes");
+    const char *file = unquote(P, &P->tok);
+    lit_parse_advance(P);
+    LitPos eat = P->tok.pos;
+    if (P->tok.kind != LT_IDENT && P->tok.kind != LT_STRING)
+        lit_parse_expected(P, "an entry name");
+    const char *entry = P->tok.kind == LT_STRING
+                            ? unquote(P, &P->tok)
+                            : lit_parse_strndup(P, P->tok.text,
+                                                (size_t)P->tok.len);
+    lit_parse_advance(P);
+    LitPos aat = P->tok.pos;
+    if (P->tok.kind != LT_LPAREN)
+        lit_parse_expected(P, "'(' and the entry's arguments");
+    lit_parse_open(P);
+    int32_t cap = 0;
+    while (P->tok.kind != LT_RPAREN) {
+        LitArg *a = LIT_PUSH(P, k->args, k->nargs, cap);
+        a->loc = -1;
+        a->value = 0;
+        int32_t loc = P->tok.kind == LT_IDENT
+                          ? lit_parse_find_loc(P, P->tok.text,
+                                               (size_t)P->tok.len)
+                          : -1;
+        if (loc >= 0) {
+            if (P->locs[loc].l.space == LIT_SHARED)
+                lit_parse_error(P, P->tok.pos, "shared '%s' has no address "
+                                "outside a CTA: declare it __shared__ in the "
+                                "kernel", P->locs[loc].l.name);
+            a->loc = loc;
+            lit_parse_advance(P);
+        } else if (lit_arith_expr(P, &a->value) != LIT_OK) {
+            kx->bad = 1;
+        }
+        if (!lit_parse_accept(P, LT_COMMA))
+            break;
+    }
+    lit_parse_close(P, LT_RPAREN, "',' or ')'");
+    k->from = file;
+    k->entry = entry;
+    const char *path = file;
+    if (file[0] != '/') {
+        const char *dir = test_dir(P);
+        size_t n = strlen(dir) + strlen(file);
+        char *full = lit_parse_alloc(P, n + 1);
+        snprintf(full, n + 1, "%s%s", dir, file);
+        path = full;
+    }
+    size_t len = strlen(path);
+    const char *ptx = path;
+    if (len > 3 && !strcmp(path + len - 3, ".cu")) {
+        char err[512];
+        ptx = lit_cuda_ptx(P, path, err, sizeof err);
+        if (!ptx) {
+            lit_parse_error(P, fat, "%s", err);
+            return;
+        }
+    } else if (len <= 4 || strcmp(path + len - 4, ".ptx")) {
+        lit_parse_error(P, fat, "'%s': a kernel comes from a .cu or a .ptx "
+                        "file", file);
+        return;
+    }
+    PtxModule *mod = lit_ptx_read(P, ptx, path, fat);
+    if (!mod)
+        return;
+    const PtxEntry *e = lit_ptx_entry(P, mod, entry, eat);
+    if (!e)
+        return;
+    if (e->nparams != k->nargs) {
+        lit_parse_error(P, aat, "entry '%s' takes %d argument%s, %d given",
+                        entry, e->nparams, e->nparams == 1 ? "" : "s",
+                        k->nargs);
+        return;
+    }
+    for (int32_t i = 0; i < k->nargs; i++) {
+        int32_t bytes = e->params[i].bytes;
+        const LitArg *a = &k->args[i];
+        if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
+            lit_parse_error(P, aat, "parameter %d of '%s' is not a scalar",
+                            i + 1, entry);
+            return;
+        }
+        if (a->loc >= 0 && bytes != 8) {
+            lit_parse_error(P, aat, "argument %d of '%s' is a location (a "
+                            "64-bit address); the parameter has %d bytes",
+                            i + 1, entry, bytes);
+            return;
+        }
+        if (a->loc < 0 && bytes < 8) {
+            int64_t lo = -((int64_t)1 << (8 * bytes - 1));
+            int64_t hi = ((int64_t)1 << (8 * bytes)) - 1;
+            if (a->value < lo || a->value > hi) {
+                lit_parse_error(P, aat, "argument %d of '%s' (%lld) does not "
+                                "fit its %d-byte parameter", i + 1, entry,
+                                (long long)a->value, bytes);
+                return;
+            }
+        }
+    }
+    lit_ptx_lower(P, kx, mod, e, k->args);
+}
+
 /* Main kernel i: i; recovery kernel j: -(j+1); none: INT32_MIN. */
 static int find_kernel(LitParser *P, const char *name, size_t len)
 {
@@ -640,7 +758,7 @@ static int find_kernel(LitParser *P, const char *name, size_t len)
 }
 
 /* kernel := 'kernel' NAME 'grid' expr 'block' expr ['warp' expr]
-             '{' ( { line } | { thread } ) '}' */
+             ( '{' ( { line } | { thread } ) '}' | from ) */
 static void st_kernel(LitParser *P, int recovery)
 {
     LitPos at = P->tok.pos;
@@ -698,6 +816,15 @@ static void st_kernel(LitParser *P, int recovery)
         k->body_of = lit_parse_alloc(P, (size_t)ctx.nthreads * sizeof(int32_t));
         for (int32_t i = 0; i < ctx.nthreads; i++)
             k->body_of[i] = -1;
+    }
+    if (lit_lex_is(&P->tok, "from")) {
+        lit_parse_advance(P);
+        from_clause(P, kx);
+        end_statement(P);
+        for (int32_t i = 0; i < ctx.nthreads; i++)
+            k->body_of[i] = 0;
+        kx->bad = ctx.nthreads == 0 || !k->nbodies;
+        return;
     }
     LitPos open = P->tok.pos;
     lit_parse_expect(P, LT_LBRACE, "'{'");

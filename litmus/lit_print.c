@@ -148,6 +148,10 @@ void lit_format_instr(const LitProgram *p, const LitBody *b,
                       const LitInstr *in, char *buf, size_t len)
 {
     BaseStr s = {0};
+    if (b->text) {                      /* PTX: as written there */
+        snprintf(buf, len, "%s", b->text[in - b->code]);
+        return;
+    }
     instr(&s, p, b, in);
     base_str_copy(&s, buf, len);
     base_str_free(&s);

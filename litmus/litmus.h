@@ -299,7 +299,18 @@ typedef struct {
     int32_t nlabels;
     LitLabel *labels;
     LitPos pos;
+    /* A body lowered from PTX: the file its instructions' lines are in (the
+       CUDA source of the .loc directives, else the PTX file) and each
+       instruction as written there. NULL for a litmus body. */
+    const char *file;
+    const char **text;
 } LitBody;
+
+/* An argument of a PTX entry: a location's address, or a value. */
+typedef struct {
+    int32_t loc;                        /* location, or -1 */
+    int64_t value;
+} LitArg;
 
 typedef struct {
     const char *name;
@@ -313,6 +324,12 @@ typedef struct {
                                            each global thread, -1 idle */
     int32_t nregs;                      /* registers are numbered below it */
     uint8_t *reg_used;                  /* nregs entries: rN appears */
+    /* `from "FILE" ENTRY(ARGS)` (DESIGN section 7): one SPMD body lowered
+       from PTX; from is NULL for a litmus kernel. */
+    const char *from;                   /* FILE as written */
+    const char *entry;                  /* ENTRY as written */
+    int32_t nargs;
+    LitArg *args;
     LitPos pos;
 } LitKernel;
 

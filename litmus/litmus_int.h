@@ -40,6 +40,8 @@ typedef struct {
     LitPos pos;                         /* line 0: about the whole file */
     int32_t seq;                        /* report order, to sort stably */
     char *msg;
+    const char *path;                   /* another file's (PTX, CUDA), or
+                                           NULL: the test file */
 } LitErr;
 
 typedef struct {
@@ -55,6 +57,11 @@ typedef struct {
 int lit_diag_error(LitErrs *e, LitPos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int lit_diag_verror(LitErrs *e, LitPos pos, const char *fmt, va_list ap);
+/* The same, about file `path` rather than the test file. */
+int lit_diag_verror_in(LitErrs *e, const char *path, LitPos pos,
+                       const char *fmt, va_list ap);
+int lit_diag_error_in(LitErrs *e, const char *path, LitPos pos,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Sort by position (file-level first), drop exact repeats, append to d;
    then a last line when errors were dropped. */
 void lit_diag_flush(LitErrs *e, BaseDiag *d);
@@ -133,6 +140,66 @@ int lit_opcode_shape(int op);                             /* LitShape */
 const char *lit_opcode_usage(int op);                     /* "st M, S" */
 int lit_sreg_lookup(const char *name, size_t len);        /* without '%' */
 
+/* ---- PTX (DESIGN section 7) ---------------------------------------------
+ *
+ * lit_ptx.c reads a PTX module (what clang and nvcc emit) into tokens and
+ * finds its entries, parameters, shared variables and .file names;
+ * lit_ptx_lower.c lowers one entry to a kernel body; lit_cuda.c turns a
+ * .cu file into PTX with clang, through a cache. */
+
+enum { PT_EOF, PT_ID, PT_NUM, PT_STR, PT_PUNCT };
+
+typedef struct {
+    uint8_t kind;                       /* PT_* */
+    uint8_t nl;                         /* a newline comes before it */
+    int32_t len;
+    int32_t line;                       /* in the PTX text */
+    const char *text;
+} PtxTok;
+
+typedef struct {
+    const char *name;
+    int32_t bytes;                      /* .u64: 8 … */
+} PtxParam;
+
+typedef struct {
+    const char *name;
+    int32_t nparams;
+    PtxParam *params;
+    int32_t first, end;                 /* body tokens, braces excluded */
+    int32_t line;
+} PtxEntry;
+
+typedef struct {                        /* a module-level .shared variable */
+    const char *name;
+    int32_t align, bytes;
+    int32_t loc;                        /* its location, once declared */
+} PtxShared;
+
+typedef struct {
+    const char *path;                   /* the PTX file read */
+    const char *shown;                  /* the file messages name: the .cu
+                                           it was compiled from, or path */
+    char *text;
+    PtxTok *tok;
+    int32_t ntok, captok;
+    PtxEntry *entries;
+    int32_t nentries, capentries;
+    PtxShared *shared;
+    int32_t nshared, capshared;
+    const char **files;                 /* .file N "name": files[N] */
+    int32_t nfiles;
+} PtxModule;
+
+/* An address the layout decides (a location's address in an operand):
+   applied once lit_layout has run. */
+typedef struct {
+    int64_t *slot;                      /* gets the address added */
+    int32_t loc;
+    uint8_t window;                     /* 1: the generic address; 0: the
+                                           shared-window offset */
+} LitFixup;
+
 /* ---- parser state ------------------------------------------------------ */
 
 typedef struct {
@@ -202,6 +269,10 @@ typedef struct {
     int32_t *rseq;                      /* recovery launches: main i is i,
                                            recovery j is -(j+1) */
     int32_t nrseq, caprseq;
+    PtxModule **ptx;                    /* modules read so far, by path */
+    int32_t nptx, capptx;
+    LitFixup *fixups;
+    int32_t nfixups, capfixups;
     LitCheckX *checks;
     int32_t nchecks, capchecks;
 } LitParser;
@@ -249,6 +320,31 @@ void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out);
 /* '(' condition ')' (lit_cond.c); the phase decides which names it may
    use. */
 LitCond *lit_cond_parse(LitParser *P, int phase);
+
+/* ---- PTX: reading, lowering, compiling --------------------------------- */
+
+/* Reads the PTX file at path (shown in messages as `shown`); NULL after
+   reporting at `at` why not. The module lives in the parser's arena. */
+PtxModule *lit_ptx_read(LitParser *P, const char *path, const char *shown,
+                        LitPos at);
+/* The entry named `name` (as written, or demangled), or NULL after
+   reporting why not. */
+const PtxEntry *lit_ptx_entry(LitParser *P, const PtxModule *mod,
+                              const char *name, LitPos at);
+/* Lowers entry e into kernel kx's one SPMD body with the arguments args
+   (already checked against its parameters). */
+void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
+                   const PtxEntry *e, const LitArg *args);
+/* An error in a PTX module, at PTX line ptx_line or, when it has one, at
+   CUDA position (file, line, col) of its .loc. */
+void lit_ptx_error(LitParser *P, const PtxModule *mod, int32_t ptx_line,
+                   const char *file, int32_t line, int32_t col,
+                   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* The PTX text of CUDA file cu (clang, cached): the path of a PTX file,
+   or NULL with a message in err. */
+const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
+                         size_t errlen);
 
 /* After the last statement (lit_lower.c, lit_layout.c). */
 void lit_lower_finish(LitParser *P);

@@ -562,6 +562,7 @@ static int thread_step(Exec *x)
     x->e->gtid = d.gtid;
     x->e->kernel = L->kernel;
     x->e->line = d.line;
+    x->e->file = body_of(x->m, L, x->slot)->file;
     if (x->acc) {
         x->acc->gtid = d.gtid;
         x->acc->op = d.op;
@@ -573,6 +574,7 @@ static int thread_step(Exec *x)
         x->info->gtid = d.gtid;
         x->info->kernel = L->kernel;
         x->info->line = d.line;
+        x->info->file = body_of(x->m, L, x->slot)->file;
         lit_format_instr(x->m->p, body_of(x->m, L, x->slot), d.in,
                          x->info->instr, sizeof x->info->instr);
     }

@@ -93,6 +93,8 @@ typedef struct {
     int32_t gtid;                       /* thread, or -1 */
     int32_t kernel;                     /* LitKernel index, or -1 */
     int32_t line;                       /* source line, or 0 */
+    const char *file;                   /* its file (a PTX kernel's CUDA
+                                           source), NULL: the test file */
     char msg[160];
 } MdlError;
 
@@ -109,6 +111,7 @@ typedef struct {
     int32_t gtid;                       /* thread, or -1 for a model event */
     int32_t kernel;                     /* LitKernel index, or -1 */
     int32_t line;                       /* source line, or 0 */
+    const char *file;                   /* as in MdlError */
     char instr[96];                     /* canonical instruction or event */
     char effect[160];                   /* "x = 1", "r0 = 3 (from y)", … */
     int32_t created;                    /* slot a new pending store was

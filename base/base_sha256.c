@@ -1,12 +1,13 @@
 /*
- * h_sha256.c — SHA-256 (FIPS 180-4) of a test file's bytes, which the
- * results store uses to recognise the same test content (--resume, merge).
+ * base_sha256.c — SHA-256 (FIPS 180-4): the results store recognises the
+ * same test content by it (--resume, merge), the CUDA front end the same
+ * compilation (its PTX cache).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/harness.h"
+#include "base/base.h"
 
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
@@ -49,7 +50,7 @@ static void block(uint32_t h[8], const unsigned char *p)
     h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
-void h_sha256(const void *data, size_t len, char hex[65])
+void base_sha256(const void *data, size_t len, char hex[65])
 {
     uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
