@@ -186,6 +186,21 @@ static void test_parse_out_of_memory(void **state)
     assert_true(sweep_parse("big.litmus", s.s, NULL, big) >= 100);
     lit_program_free(big);
     base_str_free(&s);
+    /* A check text longer than a quarter chunk: its copy into the arena
+       is a big block of its own, an allocation that can fail after the
+       text was printed (which must then be freed) */
+    base_str_printf(&s, "test long\npm x[2500] = 0\n"
+                    "kernel k grid 1 block 1 {\n  st x[0], 1\n}\n"
+                    "check crash forall (x == {10000");
+    for (int i = 1; i < 2500; i++)
+        base_str_printf(&s, ", %d", 10000 + i);
+    base_str_printf(&s, "})\n");
+    assert_false(s.failed);
+    big = parse_ok(s.s);
+    assert_true(strlen(big->checks[0].text) > 16 * 1024);
+    sweep_parse("long.litmus", s.s, NULL, big);
+    lit_program_free(big);
+    base_str_free(&s);
     /* -D and --config, and a file full of errors */
     LitDefine defs[] = {{"N", 2}};
     LitConfigSet cs[] = {{"wpq", "volatile"}};
