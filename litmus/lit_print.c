@@ -279,7 +279,7 @@ static int flush(FILE *f, BaseStr *s)
         return -1;
     if (s->len && fwrite(s->s, 1, s->len, f) != s->len)
         s->failed = 1;
-    s->len = 0;
+    base_str_clear(s);
     return s->failed ? -1 : 0;
 }
 

@@ -181,9 +181,7 @@ static void put_line(BaseStr *line, BaseStr *out)
     base_str_putn(out, line->s ? line->s : "", n);
     base_str_putn(out, "\n", 1);
     out->failed |= line->failed;
-    line->len = 0;
-    if (line->s)
-        line->s[0] = '\0';
+    base_str_clear(line);
 }
 
 static void put_cell(BaseStr *line, const char *text, int w, int right,

@@ -76,10 +76,8 @@ static __attribute__((unused)) ChkReport *cu_run(const LitProgram *p, int model)
    string that ran out of memory fails the test rather than compare short. */
 static __attribute__((unused)) BaseStr *cu_reset(BaseStr *s)
 {
-    s->len = 0;
+    base_str_clear(s);
     s->failed = 0;
-    if (s->s)
-        s->s[0] = 0;
     return s;
 }
 
