@@ -57,7 +57,9 @@ void base_str_putn(BaseStr *s, const char *text, size_t n);
 /* A JSON string literal, quotes included: control characters and the
    quote and backslash escaped, invalid UTF-8 replaced by U+FFFD. */
 void base_str_json(BaseStr *s, const char *text);
-void base_str_copy(const BaseStr *s, char *buf, size_t len);  /* truncates */
+/* The text into buf, truncated to fit; 0, or -1 (buf empty) when s
+   failed. */
+int base_str_copy(const BaseStr *s, char *buf, size_t len);
 /* Empties s for reuse, keeping its buffer and its failure. */
 void base_str_clear(BaseStr *s);
 void base_str_free(BaseStr *s);

@@ -94,14 +94,16 @@ void base_str_json(BaseStr *s, const char *text)
     base_str_putn(s, "\"", 1);
 }
 
-void base_str_copy(const BaseStr *s, char *buf, size_t len)
+int base_str_copy(const BaseStr *s, char *buf, size_t len)
 {
-    if (!len)
-        return;
-    size_t n = s->failed || !s->s ? 0 : s->len < len - 1 ? s->len : len - 1;
-    if (n)
-        memcpy(buf, s->s, n);
-    buf[n] = '\0';
+    if (len) {
+        size_t n = s->failed || !s->s ? 0 : s->len < len - 1 ? s->len
+                                                             : len - 1;
+        if (n)
+            memcpy(buf, s->s, n);
+        buf[n] = '\0';
+    }
+    return s->failed ? -1 : 0;
 }
 
 void base_str_clear(BaseStr *s)

@@ -364,10 +364,10 @@ static void errors(ChkRun *R, ChkReport *rep)
     rep->errors = ralloc(R, ((size_t)R->errs.n + 1) * sizeof *rep->errors);
     if (!rep->errors)
         return;
-    rep->nerrors = (int)R->errs.n;
     for (uint32_t e = 0; e < R->errs.n; e++)
-        rep->errors[e] = R->err[e].text;
-    qsort(rep->errors, R->errs.n, sizeof *rep->errors, cmp_str);
+        if (R->err[e].text)
+            rep->errors[rep->nerrors++] = R->err[e].text;
+    qsort(rep->errors, (size_t)rep->nerrors, sizeof *rep->errors, cmp_str);
 }
 
 /* The parts of the report that could be built; a failure on the way

@@ -144,13 +144,14 @@ static void instr(BaseStr *s, const LitProgram *p, const LitBody *b,
     }
 }
 
-void lit_format_instr(const LitProgram *p, const LitBody *b,
-                      const LitInstr *in, char *buf, size_t len)
+int lit_format_instr(const LitProgram *p, const LitBody *b,
+                     const LitInstr *in, char *buf, size_t len)
 {
     BaseStr s = {0};
     instr(&s, p, b, in);
-    base_str_copy(&s, buf, len);
+    int r = base_str_copy(&s, buf, len);
     base_str_free(&s);
+    return r;
 }
 
 /* ---- conditions -------------------------------------------------------- */
@@ -249,13 +250,14 @@ void lit_print_cond(BaseStr *s, const LitProgram *p, const LitCond *c)
     cond(s, p, c, PR_IMP);
 }
 
-void lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
-                     size_t len)
+int lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
+                    size_t len)
 {
     BaseStr s = {0};
     lit_print_cond(&s, p, c);
-    base_str_copy(&s, buf, len);
+    int r = base_str_copy(&s, buf, len);
     base_str_free(&s);
+    return r;
 }
 
 void lit_print_check_text(BaseStr *s, const LitProgram *p, const LitCheck *c)

@@ -31,6 +31,9 @@ typedef struct {
 
 static int map_put(ResDb *db, IdMap *m, int64_t src, int64_t dst)
 {
+    /* sources are read in id order, so the map stays sorted for map_get */
+    assert(!m->n || m->v[m->n - 1].src < src);
+    assert(dst > 0);
     if (BASE_GROW(m->v, m->cap, m->n + 1))
         return res_sql_fail(db, RES_EINTERNAL, "merge: out of memory");
     m->v[m->n++] = (IdPair){src, dst};
@@ -224,6 +227,7 @@ static int copy_row(Merge *g, const MergeTable *t, sqlite3_stmt *from,
         (rc = write_row(g->dst, ins)))
         return rc;
     int64_t id = sqlite3_last_insert_rowid(g->dst->db);
+    assert(id > 0);
     if (t->map >= 0)
         return map_put(g->dst, &g->map[t->map], src_id, id);
     for (size_t k = 0; !rc && (t->flags & MG_PARENT) && k < NTABLES; k++)

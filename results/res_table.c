@@ -29,6 +29,7 @@ struct ResTable {
 ResTable *res_table_new(int ncols, const char *const *headers)
 {
     ResTable *t = base_calloc(1, sizeof *t);
+    assert(ncols >= 1);
     if (!t)
         return NULL;
     t->a = base_arena_new();
@@ -66,11 +67,13 @@ void res_table_free(ResTable *t)
 
 void res_table_numeric(ResTable *t, int col)
 {
+    assert(col >= 0 && col < t->ncols);
     t->numeric[col] = 1;
 }
 
 void res_table_note(ResTable *t, int col)
 {
+    assert(col >= 0 && col < t->ncols);
     t->note[col] = 1;
 }
 
@@ -128,6 +131,7 @@ void res_table_add(ResTable *t, const char *const *cells, const int *kinds)
         t->failed = 1;
         return;
     }
+    assert(t->nrows < t->cap);
     for (int i = 0; i < t->ncols; i++) {
         row[i].kind = !cells[i] ? RES_CELL_NULL
                       : kinds ? kinds[i]

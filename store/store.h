@@ -109,12 +109,14 @@ static inline int sto_seg_index(uint64_t i)
     return 63 - __builtin_clzll((i >> STO_SEG_SHIFT) + 1);
 }
 
+/* Element i, made addressable by sto_seg_ensure before. */
 static inline void *sto_seg_at(const StoSeg *a, uint64_t i)
 {
     int s = sto_seg_index(i);
     uint64_t off = i - ((((uint64_t)1 << s) - 1) << STO_SEG_SHIFT);
     void *p = atomic_load_explicit(&((StoSeg *)a)->seg[s],
                                    memory_order_relaxed);
+    assert(s < STO_SEG_MAX && p && off < (uint64_t)STO_SEG_FIRST << s);
     return (char *)p + off * a->elem;
 }
 
@@ -183,6 +185,7 @@ typedef struct StoStoreOps StoStoreOps;
    load. */
 static inline int sto_full(uint64_t used, uint64_t mask)
 {
+    assert((mask & (mask + 1)) == 0);   /* mask + 1 slots, a power of two */
     return used * 4 >= (mask + 1) * 3;
 }
 
