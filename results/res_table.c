@@ -192,6 +192,7 @@ static void put_cell(BaseStr *line, const char *text, int w, int right,
                      int first)
 {
     int pad = w - width(text);
+    assert(pad >= 0);                   /* w is the column's widest cell */
     if (!first)
         base_str_putn(line, "  ", 2);
     if (right)
@@ -311,6 +312,7 @@ static void print_json(const ResTable *t, BaseStr *s)
                 base_str_putn(s, ",", 1);
             base_str_json(s, t->headers[i]);
             base_str_putn(s, ":", 1);
+            assert((c->kind == RES_CELL_NULL) == !c->text);
             if (c->kind == RES_CELL_NULL)
                 base_str_putn(s, "null", 4);
             else if (c->kind == RES_CELL_NUM)
@@ -326,6 +328,7 @@ static void print_json(const ResTable *t, BaseStr *s)
 /* The whole output is built first, so a failure prints nothing. */
 int res_table_print(const ResTable *t, int fmt, FILE *out)
 {
+    assert(fmt == RES_FMT_TABLE || fmt == RES_FMT_CSV || fmt == RES_FMT_JSON);
     if (t->failed)
         return RES_EINTERNAL;
     BaseStr s = {0};
