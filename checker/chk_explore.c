@@ -191,7 +191,6 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
     }
     if (q->nheld == HELD)
         add_held(b, x->w, q);
-    assert(q->nheld < HELD);
     h = (q->first + q->nheld) & (HELD - 1);
     if (sto_store_encode(&b->sp->store, x->c, x->cur, s, &q->root[h])) {
         fail(b, x->w);

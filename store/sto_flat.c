@@ -402,6 +402,9 @@ static int flat_cursor_init(StoCursor *c, const StoStore *st)
 {
     c->ringrec = ((size_t)VARINT_MAX + 10 * (size_t)st->natoms + 7) &
                  ~(size_t)7;
+    /* a record of natoms - 1 words (pack: 10 bytes a word at most) and the
+       7 bytes rec_hash reads past it fit one record of the ring */
+    assert(c->ringrec >= VARINT_MAX + 10 * (size_t)(st->natoms - 1) + 7);
     c->ring = base_calloc(STO_RING, c->ringrec);
     return c->ring ? 0 : -1;
 }
@@ -417,10 +420,6 @@ static void encode_into(const StoStore *st, StoCursor *c, const BaseVec *s,
     uint8_t *buf = c->ring + (size_t)(c->next++ % STO_RING) * c->ringrec;
     assert(s->len + 1 <= st->natoms);
     r->nrec = pack(s, buf, &r->rec);
-    /* the record and the 7 bytes rec_hash may read past it are the ring's */
-    assert(r->rec >= buf && (size_t)(r->rec - buf) + r->nrec + 7 <=
-                                (size_t)STO_RING * c->ringrec -
-                                    (size_t)(buf - c->ring));
     r->key[0] = rec_hash(r->rec, r->nrec, 1);
 }
 

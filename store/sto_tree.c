@@ -42,7 +42,6 @@ static inline uint64_t node_key(const StoStore *st, uint32_t id)
    after them fill a perfect tree of 2^class leaves. */
 static inline int class_of(uint32_t len)
 {
-    assert(len >= 1);
     return 64 - __builtin_clzll((uint64_t)len);   /* ceil(log2(len + 1)) */
 }
 
@@ -254,7 +253,6 @@ static inline int inline_pair(uint64_t key)
 
 static inline uint32_t inline_name(uint64_t key)
 {
-    assert(inline_pair(key));
     return IMM | (uint32_t)key << 15 | (uint32_t)(key >> 32);
 }
 

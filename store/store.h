@@ -116,7 +116,6 @@ static inline void *sto_seg_at(const StoSeg *a, uint64_t i)
     uint64_t off = i - ((((uint64_t)1 << s) - 1) << STO_SEG_SHIFT);
     void *p = atomic_load_explicit(&((StoSeg *)a)->seg[s],
                                    memory_order_relaxed);
-    assert(s < STO_SEG_MAX && p && off < (uint64_t)STO_SEG_FIRST << s);
     return (char *)p + off * a->elem;
 }
 
@@ -185,7 +184,6 @@ typedef struct StoStoreOps StoStoreOps;
    load. */
 static inline int sto_full(uint64_t used, uint64_t mask)
 {
-    assert((mask & (mask + 1)) == 0);   /* mask + 1 slots, a power of two */
     return used * 4 >= (mask + 1) * 3;
 }
 
