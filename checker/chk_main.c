@@ -51,9 +51,9 @@ static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     if (o != CHK_NONE) {
         assert(o < R->outs[LIT_FINAL].tab.n);
         seen(&R->outs[LIT_FINAL].o[o], depth, i, CHK_NONE);
-    }
-    else if (R->failed)
+    } else if (R->failed) {
         return -1;
+    }
     n = mdl_observable(R->m, cur, R->fbuf);
     if (sto_table_put(&R->finals, R->fbuf, n, &fid) < 0) {
         chk_fail(R);
