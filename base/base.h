@@ -18,6 +18,7 @@
 #ifndef GPMC_BASE_H
 #define GPMC_BASE_H
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,7 +57,11 @@ void base_str_putn(BaseStr *s, const char *text, size_t n);
 /* A JSON string literal, quotes included: control characters and the
    quote and backslash escaped, invalid UTF-8 replaced by U+FFFD. */
 void base_str_json(BaseStr *s, const char *text);
-void base_str_copy(const BaseStr *s, char *buf, size_t len);  /* truncates */
+/* The text into buf, truncated to fit; 0, or -1 (buf empty) when s
+   failed. */
+int base_str_copy(const BaseStr *s, char *buf, size_t len);
+/* Empties s for reuse, keeping its buffer and its failure. */
+void base_str_clear(BaseStr *s);
 void base_str_free(BaseStr *s);
 
 /* ---- arena: one per lifetime, freed at once ---------------------------- */
@@ -79,11 +84,15 @@ void *base_arena_grow(BaseArena *a, void *arr, int32_t n, int32_t *cap,
 /* ---- diagnostics ------------------------------------------------------- */
 
 
-/* Collects "file:line:col: error: message" lines, in source order. */
+/* Collects "file:line:col: error: message" lines, in source order. A line
+   that cannot be stored is lost, and `failed` says so (sticky): the owner
+   that prints the text reports the loss instead of a silently short list
+   (nerrors still counts every error). */
 typedef struct {
     int nerrors;
     char *text;                         /* all messages, '\n'-terminated */
     size_t len, cap;
+    int failed;
 } BaseDiag;
 
 void base_diag_init(BaseDiag *d);

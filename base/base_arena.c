@@ -74,6 +74,7 @@ void *base_arena_alloc(BaseArena *a, size_t n)
     }
     void *p = c->data + c->used;
     c->used += n;
+    assert(c->used <= c->size && ((uintptr_t)p & (ALIGN - 1)) == 0);
     return p;
 }
 
@@ -95,6 +96,8 @@ char *base_arena_strdup(BaseArena *a, const char *s)
 static void *big_resize(BaseArena *a, void *data, size_t old, size_t n)
 {
     Big *b = (Big *)((unsigned char *)data - offsetof(Big, data));
+    assert(old > BIG && n > old);
+    assert(b->prev ? b->prev->next == b : a->big == b);
     if (n > SIZE_MAX - sizeof(Big))
         return NULL;
     Big *fresh = base_realloc(b, sizeof(Big) + n);
@@ -114,6 +117,7 @@ void *base_arena_grow(BaseArena *a, void *arr, int32_t n, int32_t *cap,
                      size_t elem)
 {
     int64_t ncap = *cap < 8 ? 8 : 2 * (int64_t)*cap;
+    assert(elem > 0 && n >= 0 && n <= *cap && (arr || *cap == 0));
     if (ncap > INT32_MAX || (size_t)ncap > SIZE_MAX / elem)
         return NULL;
     size_t old = arr ? rounded((size_t)*cap * elem) : 0;

@@ -66,6 +66,7 @@ static int charge(BaseBudget *m, size_t n)
 void base_budget_fail(BaseBudget *m, int why)
 {
     int ok = BASE_BUDGET_OK;
+    assert(why == BASE_BUDGET_OOM || why == BASE_BUDGET_OVER);
     atomic_compare_exchange_strong(&m->failed, &ok, why);
 }
 
@@ -95,6 +96,10 @@ void *base_budget_alloc(BaseBudget *m, size_t n)
     h.base = base;
     h.charged = total;
     memcpy(p - HDR_SIZE, &h, sizeof h);
+    /* the header fits before the block, the block inside the allocation,
+       16-aligned (2 MB for a huge one) */
+    assert(p - base >= (ptrdiff_t)HDR_SIZE && p + n <= base + total);
+    assert(((uintptr_t)p & (huge ? HUGE_PAGE - 1 : 15)) == 0);
     return p;
 }
 
@@ -104,6 +109,11 @@ void base_budget_free(BaseBudget *m, void *p)
     if (!p)
         return;
     memcpy(&h, (unsigned char *)p - HDR_SIZE, sizeof h);
+    /* a block of this budget: its header points back before it */
+    assert(h.base && (unsigned char *)p - (unsigned char *)h.base >=
+                         (ptrdiff_t)HDR_SIZE && h.charged >= HDR_SIZE);
+    assert(atomic_load_explicit(&m->used, memory_order_relaxed) >=
+           (int64_t)h.charged);
     atomic_fetch_sub(&m->used, (int64_t)h.charged);
     base_free(h.base);
 }
@@ -112,6 +122,7 @@ int base_budget_grow(BaseBudget *m, void *arrp, size_t *cap, size_t need, size_t
 {
     void *old, *fresh;
     size_t nc = *cap ? *cap : 1024;
+    assert(elem > 0);
     if (need <= *cap)
         return 0;
     while (nc < need) {

@@ -18,11 +18,15 @@ void base_diag_free(BaseDiag *d)
 void base_diag_append(BaseDiag *d, const char *line)
 {
     size_t n = strlen(line);
-    if (base_grow(&d->text, &d->cap, d->len + n + 2, 1))
-        return;                         /* the count below still tells */
+    assert(!d->text || (d->len < d->cap && d->text[d->len] == '\0'));
+    if (base_grow(&d->text, &d->cap, d->len + n + 2, 1)) {
+        d->failed = 1;
+        return;
+    }
     memcpy(d->text + d->len, line, n);
     d->len += n;
     if (n == 0 || line[n - 1] != '\n')
         d->text[d->len++] = '\n';
     d->text[d->len] = '\0';
+    assert(d->len < d->cap && d->text[d->len - 1] == '\n');
 }

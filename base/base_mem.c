@@ -56,6 +56,7 @@ int base_grow(void *arrp, size_t *cap, size_t need, size_t elem)
 {
     void *old, *fresh;
     size_t nc = *cap ? *cap : 8;
+    assert(elem > 0);
     if (need <= *cap)
         return 0;
     while (nc < need) {
@@ -73,5 +74,6 @@ int base_grow(void *arrp, size_t *cap, size_t need, size_t elem)
         return -1;
     memcpy(arrp, &fresh, sizeof fresh);
     *cap = nc;
+    assert(*cap >= need);
     return 0;
 }

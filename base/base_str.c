@@ -5,14 +5,18 @@
 
 #include "base/base.h"
 
+/* Room for `more` bytes and the NUL after them; -1 (sticky) when there
+   is none. The text so far is NUL-terminated whenever it exists. */
 static int reserve(BaseStr *s, size_t more)
 {
+    assert(!s->s ? s->len == 0 : s->len < s->cap && s->s[s->len] == '\0');
     if (s->failed)
         return -1;
     if (more > SIZE_MAX - s->len - 1 || BASE_GROW(s->s, s->cap, s->len + more + 1)) {
         s->failed = 1;
         return -1;
     }
+    assert(s->len + more < s->cap);
     return 0;
 }
 
@@ -34,8 +38,10 @@ void base_str_printf(BaseStr *s, const char *fmt, ...)
     if (n < 0 || reserve(s, (size_t)n))
         return;
     va_start(ap, fmt);
-    vsnprintf(s->s + s->len, (size_t)n + 1, fmt, ap);
+    int m = vsnprintf(s->s + s->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
+    assert(m == n);                     /* the same arguments, twice */
+    (void)m;
     s->len += (size_t)n;
 }
 
@@ -88,14 +94,23 @@ void base_str_json(BaseStr *s, const char *text)
     base_str_putn(s, "\"", 1);
 }
 
-void base_str_copy(const BaseStr *s, char *buf, size_t len)
+int base_str_copy(const BaseStr *s, char *buf, size_t len)
 {
-    if (!len)
-        return;
-    size_t n = s->failed || !s->s ? 0 : s->len < len - 1 ? s->len : len - 1;
-    if (n)
-        memcpy(buf, s->s, n);
-    buf[n] = '\0';
+    if (len) {
+        size_t n = s->failed || !s->s ? 0 : s->len < len - 1 ? s->len
+                                                             : len - 1;
+        if (n)
+            memcpy(buf, s->s, n);
+        buf[n] = '\0';
+    }
+    return s->failed ? -1 : 0;
+}
+
+void base_str_clear(BaseStr *s)
+{
+    s->len = 0;
+    if (s->s)
+        s->s[0] = '\0';
 }
 
 void base_str_free(BaseStr *s)

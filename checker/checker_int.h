@@ -117,16 +117,21 @@ int chk_space_reserve(ChkSpace *sp, uint32_t n);
 /* Starts depth nlevel at id `first`. */
 int chk_space_level(ChkSpace *sp, uint32_t first);
 uint32_t chk_space_depth(const ChkSpace *sp, uint32_t id);
+/* The BFS parent of a stored state: discovered before it. */
 static inline uint32_t chk_space_parent(const ChkSpace *sp, uint32_t id)
 {
+    assert(id < sp->capparent);
+    assert(sp->parent[id] == CHK_NONE ? id == 0 : sp->parent[id] < id);
     return sp->parent[id];
 }
 static inline void chk_space_set_end(ChkSpace *sp, uint32_t id)
 {
+    assert(id / 64 < sp->capend);
     sp->end[id >> 6] |= 1ull << (id & 63);
 }
 static inline int chk_space_end(const ChkSpace *sp, uint32_t id)
 {
+    assert(id / 64 < sp->capend);
     return (int)(sp->end[id >> 6] >> (id & 63) & 1);
 }
 /* The step by which `parent` first reaches `child` (re-expanding the
@@ -391,12 +396,18 @@ void chk_image_expand(const ChkRun *R, uint32_t img, int64_t *out);
 static inline uint32_t chk_set_img(const ChkRun *R, const ChkImgSet *s,
                                    uint32_t k)
 {
+    assert(k < s->nimg);
+    assert(s->key == CHK_NONE ||
+           R->img.pk[s->key].first + k < R->img.nlist);
     return s->key == CHK_NONE ? s->one.img
                               : R->img.list[R->img.pk[s->key].first + k];
 }
 static inline ChkPOut chk_set_out(const ChkRun *R, const ChkImgSet *s,
                                   uint32_t k)
 {
+    assert(k < s->nout);
+    assert(s->key == CHK_NONE ||
+           R->img.pk[s->key].ofirst + k < R->img.nouts);
     return s->key == CHK_NONE ? s->one
                               : R->img.outs[R->img.pk[s->key].ofirst + k];
 }

@@ -15,6 +15,8 @@ void chk_limit(ChkRun *R, const char *reason)
     if (R->status != CHK_DONE)
         return;
     R->status = CHK_INCOMPLETE;
+    /* NULL when even the reason cannot be copied: the report then says
+       "out of memory" (chk_run), true of the check either way */
     R->reason = base_arena_strdup(R->arena, reason);
 }
 
@@ -89,7 +91,11 @@ uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)
         x->kernel = e->kernel;
         x->line = e->line;
         x->recovery = recovery;
+        /* a text that cannot be kept leaves the error out of the report's
+           list (chk_run: errors), and the check incomplete */
         x->text = base_arena_strdup(R->arena, text);
+        if (!x->text)
+            chk_fail(R);
         x->main_best = x->main_state = x->main_step = CHK_NONE;
         x->total = x->img = x->crashes = CHK_NONE;
     }

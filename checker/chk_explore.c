@@ -21,6 +21,7 @@
 #define MOVED_ERR 0x80000000u
 #define HELD 8                          /* successors encoded ahead of their
                                            root's lookup (a power of two) */
+_Static_assert((HELD & (HELD - 1)) == 0, "HELD indexes a ring by masking");
 
 /* Successors encoded but not yet numbered, oldest first: their root slots
    were prefetched when they were encoded and are added HELD successors
@@ -150,6 +151,8 @@ static void add_held(Bfs *b, ChkWorker *w, Held *q)
             discover(b, id, (uint64_t)q->from[h] << 32 | q->kth[h]))
             fail(b, w);
     } else if (r == 1) {
+        /* one thread: a new state is the next id, after its parent */
+        assert(id >= b->hi && q->from[h] >= b->lo && q->from[h] < b->hi);
         if (chk_space_reserve(b->sp, id + 1))
             fail(b, w);
         else
@@ -431,8 +434,11 @@ static int parallel_commit(Bfs *b)
     }
     qsort(d, nd, sizeof *d, cmp_disc);
     keep = (uint32_t)nd;
+    assert(nd <= (size_t)(n - b->hi));
     if ((int64_t)b->hi + keep > R->o.max_states) {
+        assert((int64_t)b->hi <= R->o.max_states);
         keep = (uint32_t)(R->o.max_states - b->hi);
+        assert(keep < nd);
         b->mcut = (uint32_t)(d[keep].key >> 32);
         cut = b->mcut;
     }
@@ -452,6 +458,9 @@ static int parallel_commit(Bfs *b)
     if (!perm || !tmp || chk_space_reserve(sp, b->hi + keep))
         goto out;
     for (uint32_t j = 0; j < keep; j++) {
+        /* by first discovery: the parent is a state of this level */
+        assert(!j || d[j - 1].key < d[j].key);
+        assert((d[j].key >> 32) >= b->lo && (d[j].key >> 32) < b->hi);
         perm[j] = d[j].t;
         sp->parent[b->hi + j] = (uint32_t)(d[j].key >> 32);
     }
@@ -558,6 +567,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     for (b.depth = 0;; b.depth++) {
         b.lo = sp->level[b.depth];
         b.hi = chk_space_count(sp);
+        assert(b.depth + 1 == sp->nlevel && b.lo < b.hi);  /* not empty */
         b.vcut = b.ecut = b.mcut = CHK_NONE;
         if (level == 0 && (int64_t)b.depth > R->main_depth)
             R->main_depth = b.depth;

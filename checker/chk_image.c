@@ -93,6 +93,7 @@ static uint32_t intern(ChkRun *R, const int64_t *pm)
         chk_fail(R);
         return CHK_NONE;
     }
+    assert(id < I->tab.n && (r == 0 || id + 1 == I->tab.n) && id < I->capimg);
     if (r == 1) {
         I->img[id].state = CHK_NONE;
         I->img[id].stamp = CHK_NONE;
@@ -214,6 +215,7 @@ int chk_images_of(ChkRun *R, const MdlState *s, ChkImgSet *set)
         chk_fail(R);
         return -1;
     }
+    assert(key < I->cappk && (r == 0 || key + 1 == sto_store_count(&I->regions)));
     pk = &I->pk[key];
     if (r == 1) {
         c.key = key;

@@ -71,6 +71,7 @@ uint32_t chk_live(ChkRun *R, int level)
         chk_fail(R);
         return CHK_NONE;
     }
+    assert(words <= sp->capend);
     memcpy(can, sp->end, words * sizeof *can);
     l.sp = sp;
     l.c = &L->cur;

@@ -40,6 +40,7 @@ static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
         }
         for (uint32_t k = 0; k < set.nout; k++) {
             ChkPOut po = chk_set_out(R, &set, k);
+            assert(po.out < R->outs[LIT_CRASH].tab.n);
             seen(&R->outs[LIT_CRASH].o[po.out], depth, i, po.img);
         }
     }
@@ -47,10 +48,12 @@ static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
         return 0;
     mdl_observe(R->m, cur, R->pm, R->dram);
     o = chk_outcome(R, LIT_FINAL, R->pm, R->dram, cur);
-    if (o != CHK_NONE)
+    if (o != CHK_NONE) {
+        assert(o < R->outs[LIT_FINAL].tab.n);
         seen(&R->outs[LIT_FINAL].o[o], depth, i, CHK_NONE);
-    else if (R->failed)
+    } else if (R->failed) {
         return -1;
+    }
     n = mdl_observable(R->m, cur, R->fbuf);
     if (sto_table_put(&R->finals, R->fbuf, n, &fid) < 0) {
         chk_fail(R);

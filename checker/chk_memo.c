@@ -18,6 +18,8 @@ static ChkBest *best_slot(ChkRun *R, int level, int err, uint32_t id)
 {
     ChkLevel *L = &R->lvl[level];
     ChkBest **arr = err ? &L->err : &L->out;
+    assert(level >= 1 && level < R->nlevels && id != CHK_NONE);
+    assert(err ? id < R->errs.n : id < R->robs.n);
     size_t *cap = err ? &L->caperr : &L->capout, old = *cap;
     if (id >= old) {
         if (base_budget_grow(&R->mem, arr, cap, (size_t)id + 1, sizeof **arr)) {
@@ -45,6 +47,7 @@ void chk_relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
             chk_fail(R);
             return;
         }
+        assert(!(id & ERRBIT));
         L->touched[L->ntouched++] = id | (err ? ERRBIT : 0);
     } else if (!chk_shorter(steps, crashes, b->steps, b->crashes)) {
         return;
@@ -63,6 +66,7 @@ static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
                           const MdlState *cur)
 {
     int d = *(const int *)ctx, level = R->o.crash_depth - d, r;
+    assert(d >= 0 && level >= 1 && level < R->nlevels);
     uint32_t o, n = (uint32_t)(R->p->pm_words + R->p->dram_words);
     if (d > 0) {
         ChkImgSet set;
@@ -127,6 +131,7 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
 {
     uint64_t key[2] = {img, (uint64_t)d};
     uint32_t mi;
+    assert(img < R->img.tab.n && d >= 0 && d < R->o.crash_depth);
     ChkLevel *L = &R->lvl[R->o.crash_depth - d];
     ChkMemo memo;
     int r = sto_table_put(&R->memo_keys, key, 2, &mi);
@@ -156,6 +161,7 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
                 chk_fail(R);
                 return CHK_NONE;
             }
+            assert(b->steps != CHK_NONE && b->id == (tid & ~ERRBIT));
             R->mbest[R->nmbest++] = *b;
             b->steps = CHK_NONE;
         }
@@ -211,6 +217,7 @@ void chk_recover_all(ChkRun *R)
         base = chk_space_depth(&R->lvl[0].space, st);
         for (uint32_t j = 0; j < mm->nout; j++) {
             const ChkBest *b = &R->mbest[mm->out_first + j];
+            assert(b->id < R->robs.n && b->steps != CHK_NONE);
             uint32_t o = R->robs_out[b->id], total = base + b->steps;
             ChkOut *out;
             if (o == CHK_NONE)
@@ -237,6 +244,7 @@ void chk_recover_all(ChkRun *R)
         }
         for (uint32_t j = 0; j < mm->nerr; j++) {
             const ChkBest *b = &R->mbest[mm->err_first + j];
+            assert(b->id < R->errs.n);
             uint32_t total = base + b->steps;
             ChkErr *x = &R->err[b->id];
             if (chk_shorter(total, b->crashes + 1, x->total, x->crashes)) {

@@ -29,6 +29,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&pl->mu);
         fn(ctx, t->index);
         pthread_mutex_lock(&pl->mu);
+        assert(pl->running > 0);
         if (--pl->running == 0)
             pthread_cond_signal(&pl->done);
         pthread_mutex_unlock(&pl->mu);
@@ -74,6 +75,7 @@ void chk_pool_run(ChkPool *pl, void (*fn)(void *, int), void *ctx)
     pthread_mutex_lock(&pl->mu);
     while (pl->running)
         pthread_cond_wait(&pl->done, &pl->mu);
+    assert(pl->running == 0);
     pthread_mutex_unlock(&pl->mu);
 }
 

@@ -298,6 +298,7 @@ static void results(ChkRun *R, ChkReport *rep)
         v->cond_index = noerror;
         chk_witness_error(R, v, besterr);
     }
+    assert(nv <= p->nchecks + 1);       /* one a check, one error */
     rep->nviolations = nv;
 }
 
@@ -354,6 +355,7 @@ static void images(ChkRun *R, ChkReport *rep)
         *q = 0;
         for (int32_t k = 0; k < n; k++)
             q += sprintf(q, "%s%lld", k ? " " : "", (long long)R->img.full[k]);
+        assert((size_t)(q - t) <= (size_t)n * 21);  /* 20 digits and a blank */
         rep->images[rep->nimages++] = t;
     }
     qsort(rep->images, (size_t)rep->nimages, sizeof *rep->images, cmp_str);
@@ -364,10 +366,10 @@ static void errors(ChkRun *R, ChkReport *rep)
     rep->errors = ralloc(R, ((size_t)R->errs.n + 1) * sizeof *rep->errors);
     if (!rep->errors)
         return;
-    rep->nerrors = (int)R->errs.n;
     for (uint32_t e = 0; e < R->errs.n; e++)
-        rep->errors[e] = R->err[e].text;
-    qsort(rep->errors, R->errs.n, sizeof *rep->errors, cmp_str);
+        if (R->err[e].text)
+            rep->errors[rep->nerrors++] = R->err[e].text;
+    qsort(rep->errors, (size_t)rep->nerrors, sizeof *rep->errors, cmp_str);
 }
 
 /* The parts of the report that could be built; a failure on the way

@@ -62,7 +62,8 @@ int chk_space_level(ChkSpace *sp, uint32_t first)
 {
     if (BASE_BUDGET_GROW(sp->mem, sp->level, sp->caplevel, sp->nlevel + 1))
         return -1;
-    assert(!sp->nlevel || sp->level[sp->nlevel - 1] < first);
+    /* levels start in increasing order, the first at the root */
+    assert(sp->nlevel ? sp->level[sp->nlevel - 1] < first : first == 0);
     sp->level[sp->nlevel++] = first;
     return 0;
 }
@@ -70,6 +71,7 @@ int chk_space_level(ChkSpace *sp, uint32_t first)
 uint32_t chk_space_depth(const ChkSpace *sp, uint32_t id)
 {
     size_t lo = 0, hi = sp->nlevel;
+    assert(sp->nlevel > 0 && id < chk_space_count(sp));
     /* the last level starting at or before id */
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
@@ -108,6 +110,7 @@ uint32_t chk_space_step(ChkSpace *sp, Model *m, StoCursor *c, uint32_t parent,
                         uint32_t child, MdlState *a, MdlState *b)
 {
     Find f;
+    assert(parent < child);             /* BFS order */
     sto_store_get(&sp->store, c, child, b);
     sto_store_get(&sp->store, c, parent, a);
     f.sp = sp;

@@ -168,6 +168,10 @@ static int replay(W *w, uint32_t step, int level)
     int store = 0, r = mdl_apply(R->m, &w->a, step, &w->b, &in, &e);
     if (r)
         return r;
+    /* a step's text is never empty: empty, the model could not format
+       its instruction (lit_format_instr out of memory) */
+    if (!in.instr[0])
+        chk_fail(R);
     step_access(w, step, &ac);
     if (in.removed) {
         int k = 0;
@@ -265,6 +269,7 @@ static void crash(W *w, uint32_t img, int ncrash)
         if (!(f.included & (1ull << j)))
             put(&w->crashes, "%s%d", k++ ? "," : "", w->slotid[j]);
     put(&w->crashes, "]}");
+    w->text.failed |= inc.failed | exc.failed;  /* finish reads it */
     base_str_free(&inc);
     base_str_free(&exc);
 }
@@ -318,8 +323,10 @@ static void play(W *w, const Seg *seg, int nseg)
 {
     ChkRun *R = w->R;
     uint32_t *path = base_malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
-    if (!path)
+    if (!path) {
+        chk_fail(R);
         return;
+    }
     for (int k = 0; k < nseg; k++) {
         const Seg *g = &seg[k];
         int n;
@@ -383,6 +390,11 @@ static void finish(W *w, ChkViolation *v, int kind)
     v->depth = w->ncrashes;
     v->witness = base_arena_strdup(R->arena, w->text.len ? w->text.s : "");
     v->witness_json = base_arena_strdup(R->arena, js.s ? js.s : "{}");
+    /* a witness short of a line is no witness: the check ends incomplete
+       and the report drops its violations (chk_run: build_report) */
+    if (w->text.failed || w->steps.failed || w->crashes.failed ||
+        w->deps.failed || js.failed || !v->witness || !v->witness_json)
+        chk_fail(R);
     base_str_free(&js);
     base_str_free(&w->text);
     base_str_free(&w->steps);
@@ -409,6 +421,7 @@ static int start(W *w, ChkRun *R)
     base_free(w->b.w);
     base_free(w->c.w);
     base_free(w->d.w);
+    chk_fail(R);                        /* the violation stays unbuilt */
     return -1;
 }
 
@@ -487,6 +500,8 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
             chk_image_expand(R, R->outs[ph].o[o].aux, R->img.full);
             image_text(R, R->img.full, &ib);
             v->image = base_arena_strdup(R->arena, ib.s ? ib.s : "");
+            if (ib.failed || !v->image)
+                chk_fail(R);
             base_str_free(&ib);
         }
     }

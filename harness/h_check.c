@@ -63,6 +63,14 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
     return s.s;
 }
 
+void h_diag_print(const BaseDiag *d)
+{
+    fputs(d->text ? d->text : "", stderr);
+    if (d->failed)
+        fprintf(stderr, "gpmc: error: out of memory: %d errors, not all of"
+                " them shown\n", d->nerrors);
+}
+
 int h_file_load(const char *path, const HOpts *o, HFile *f)
 {
     LitOptions lo;
@@ -82,7 +90,7 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
     if (memchr(f->source, 0, f->len) ? lit_parse_file(path, &lo, &f->p, &d)
                                      : lit_parse_string(path, f->source, &lo,
                                                         &f->p, &d)) {
-        fputs(d.text ? d.text : "", stderr);
+        h_diag_print(&d);
         base_diag_free(&d);
         base_free(f->source);
         f->source = NULL;

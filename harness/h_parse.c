@@ -52,7 +52,7 @@ int h_cmd_parse(int argc, char **argv)
     if (unread && !diag.nerrors) {
         rc = H_USAGE;
     } else if (diag.nerrors) {
-        fputs(diag.text ? diag.text : "", stderr);
+        h_diag_print(&diag);
         rc = H_USAGE;
     } else {
         int bad = 0;

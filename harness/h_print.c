@@ -60,7 +60,8 @@ void h_failure_text(const ChkReport *r, char *buf, size_t len)
     if (!noerror && r->nerrors)
         base_str_printf(&s, "%sruntime error without a check noerror",
                        s.len ? "; " : "");
-    base_str_copy(&s, buf, len);
+    if (base_str_copy(&s, buf, len))
+        snprintf(buf, len, "out of memory");
     base_str_free(&s);
 }
 

@@ -242,8 +242,12 @@ static int report_html(ResDb *db, const char *output, const char *bench)
         return H_INTERNAL;
     }
     int rc = res_report_html(db, &ho, mem);
-    fclose(mem);
+    int closed = fclose(mem);           /* EOF: the page did not fit */
     int st = res_status(rc, res_errmsg(db));
+    if (!st && closed) {
+        fprintf(stderr, "gpmc: error: report: out of memory\n");
+        st = H_INTERNAL;
+    }
     if (!st && output)
         st = h_write_file(output, page, len);
     else if (!st)

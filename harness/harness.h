@@ -103,6 +103,9 @@ typedef struct {
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
 /* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
 int h_file_load(const char *path, const HOpts *o, HFile *f);
+/* The parser's diagnostics to stderr, and a line saying so when some
+   could not be kept (BaseDiag.failed). */
+void h_diag_print(const BaseDiag *d);
 void h_file_free(HFile *f);
 void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
                      size_t len);

@@ -113,12 +113,11 @@ static void assemble(LitParser *P)
         *c = P->checks[i].c;
         BaseStr s = {0};
         lit_print_check_text(&s, p, c);
-        if (s.failed) {
-            base_str_free(&s);
-            longjmp(*P->oom, 1);
-        }
-        c->text = lit_parse_strndup(P, s.s, s.len);
+        /* s is on the heap: freed before the arena's failure may jump */
+        c->text = s.failed ? NULL : base_arena_strndup(P->arena, s.s, s.len);
         base_str_free(&s);
+        if (!c->text)
+            longjmp(*P->oom, 1);
     }
 }
 

@@ -1028,6 +1028,53 @@ static int read_failed(const char *path, const char *why, BaseDiag *diag)
     return 1;
 }
 
+/* The file's statements, on a parser parse() has set up; 0 and *out set,
+   or 1 with the errors in diag. */
+static int parse_statements(LitParser *P, const char *text, size_t len,
+                            LitProgram **out, BaseDiag *diag)
+{
+    BaseArena *a = P->arena;
+    P->define_used = lit_parse_alloc(P, (size_t)P->opt->ndefines + 1);
+    P->prog = lit_parse_alloc(P, sizeof(LitProgram));
+    P->prog->arena = a;
+    P->prog->path = lit_parse_strndup(P, P->path, strlen(P->path));
+    lit_config_defaults(&P->prog->config);
+
+    lit_lex_init(&P->lx, text, len);
+    int first = 1;
+    lit_parse_advance(P);
+    for (;;) {
+        skip_blank_statements(P);
+        if (P->tok.kind == LT_EOF || P->errs.full)
+            break;
+        if (P->tok.kind == LT_RBRACE) {
+            lit_parse_error(P, P->tok.pos, "unmatched '}'");
+            lit_parse_advance(P);
+            continue;
+        }
+        if (protect(P, top_stmt, &first))
+            sync(P);
+    }
+    if (!P->seen_test && first)
+        lit_parse_error(P, (LitPos){1, 1}, "a test must start with 'test "
+                        "NAME'");
+    if (!P->errs.full)
+        lit_lower_finish(P);
+    int nerr = P->errs.n;               /* the flush empties the list */
+    lit_diag_flush(&P->errs, diag);
+    if (nerr)
+        return 1;
+    *out = P->prog;
+    return 0;
+}
+
+/* The parser's out-of-memory: every allocation of a parse (lit_parse_alloc
+   and its siblings, the error list) that returns NULL longjmps to the
+   setjmp here, and the whole file ends in one "out of memory" error: the
+   parser's way of turning the NULL into its error code, which spares the
+   recursive descent a test after each of its hundreds of allocations
+   (base.h: the policy). Nothing this function holds changes after setjmp
+   (-Wclobbered): the parse itself is parse_statements. */
 static int parse(const char *path, const char *text, size_t len,
                  const LitOptions *opt, LitProgram **out, BaseDiag *diag)
 {
@@ -1052,42 +1099,11 @@ static int parse(const char *path, const char *text, size_t len,
     P->errs.arena = a;
     P->errs.path = path;
     P->opt = opt ? opt : &no_options;
-    P->define_used = lit_parse_alloc(P, (size_t)P->opt->ndefines + 1);
-    P->prog = lit_parse_alloc(P, sizeof(LitProgram));
-    P->prog->arena = a;
-    P->prog->path = lit_parse_strndup(P, path, strlen(path));
-    lit_config_defaults(&P->prog->config);
-
-    lit_lex_init(&P->lx, text, len);
-    int first = 1;
-    lit_parse_advance(P);
-    for (;;) {
-        skip_blank_statements(P);
-        if (P->tok.kind == LT_EOF || P->errs.full)
-            break;
-        if (P->tok.kind == LT_RBRACE) {
-            lit_parse_error(P, P->tok.pos, "unmatched '}'");
-            lit_parse_advance(P);
-            continue;
-        }
-        if (protect(P, top_stmt, &first))
-            sync(P);
-    }
-    if (!P->seen_test && first)
-        lit_parse_error(P, (LitPos){1, 1}, "a test must start with 'test "
-                        "NAME'");
-    if (!P->errs.full)
-        lit_lower_finish(P);
-    int nerr = P->errs.n;
-    LitProgram *prog = P->prog;
-    lit_diag_flush(&P->errs, diag);
+    int rc = parse_statements(P, text, len, out, diag);
     base_free(P);
-    if (nerr) {
+    if (rc)
         base_arena_free(a);
-        return 1;
-    }
-    *out = prog;
-    return 0;
+    return rc;
 }
 
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,

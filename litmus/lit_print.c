@@ -144,8 +144,8 @@ static void instr(BaseStr *s, const LitProgram *p, const LitBody *b,
     }
 }
 
-void lit_format_instr(const LitProgram *p, const LitBody *b,
-                      const LitInstr *in, char *buf, size_t len)
+int lit_format_instr(const LitProgram *p, const LitBody *b,
+                     const LitInstr *in, char *buf, size_t len)
 {
     BaseStr s = {0};
     if (b->text) {                      /* PTX: as written there */
@@ -153,8 +153,9 @@ void lit_format_instr(const LitProgram *p, const LitBody *b,
         return;
     }
     instr(&s, p, b, in);
-    base_str_copy(&s, buf, len);
+    int r = base_str_copy(&s, buf, len);
     base_str_free(&s);
+    return r;
 }
 
 /* ---- conditions -------------------------------------------------------- */
@@ -253,13 +254,14 @@ void lit_print_cond(BaseStr *s, const LitProgram *p, const LitCond *c)
     cond(s, p, c, PR_IMP);
 }
 
-void lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
-                     size_t len)
+int lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
+                    size_t len)
 {
     BaseStr s = {0};
     lit_print_cond(&s, p, c);
-    base_str_copy(&s, buf, len);
+    int r = base_str_copy(&s, buf, len);
     base_str_free(&s);
+    return r;
 }
 
 void lit_print_check_text(BaseStr *s, const LitProgram *p, const LitCheck *c)
@@ -283,7 +285,7 @@ static int flush(FILE *f, BaseStr *s)
         return -1;
     if (s->len && fwrite(s->s, 1, s->len, f) != s->len)
         s->failed = 1;
-    s->len = 0;
+    base_str_clear(s);
     return s->failed ? -1 : 0;
 }
 

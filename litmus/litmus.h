@@ -480,11 +480,12 @@ int lit_program_equal(const LitProgram *a, const LitProgram *b);
 /* The canonical form; 0 ok, -1 when memory or the write failed (the text
    then stops short). */
 int lit_print(FILE *f, const LitProgram *p);
-/* One instruction as written in canonical form ("st x[r1 + 2], 1"). */
-void lit_format_instr(const LitProgram *p, const LitBody *b,
-                      const LitInstr *in, char *buf, size_t len);
-void lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
-                     size_t len);
+/* One instruction as written in canonical form ("st x[r1 + 2], 1"), never
+   empty; a condition likewise. 0, or -1 out of memory (buf then empty). */
+int lit_format_instr(const LitProgram *p, const LitBody *b,
+                     const LitInstr *in, char *buf, size_t len);
+int lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
+                    size_t len);
 
 /* Arithmetic shared by constant folding and execution (DESIGN section 2):
    64-bit wraparound, C99 truncating division. 0 ok; nonzero for division by

@@ -246,7 +246,10 @@ typedef struct {
     int blocks;                         /* open { } statement blocks */
     int nl_skipped;                     /* a newline was blank before tok */
     jmp_buf *jb;                        /* syntax error: back to statement */
-    jmp_buf *oom;                       /* out of memory: abandon the file */
+    jmp_buf *oom;                       /* out of memory: abandon the file
+                                           (lit_parse.c: parse(), how the
+                                           parser turns a NULL into its
+                                           error; base.h has the policy) */
     BaseArena *arena;                    /* the program's */
     LitErrs errs;
     const LitOptions *opt;

@@ -287,7 +287,10 @@ static int witness_dots(Html *H, Strings *dots)
                 : res_dot_witness(H->db, sqlite3_column_int64(st, 0),
                                   res_sql_text(st, 5), title.s, f);
             base_str_free(&title);
-            fclose(f);
+            /* the stream's buffer could not grow: the graph stops short */
+            if (fclose(f) && r == RES_OK)
+                r = res_sql_fail(H->db, RES_EINTERNAL,
+                                 "report: out of memory");
             /* A witness the DOT writer cannot read is shown as text. */
             if (r == RES_OK)
                 dots->v[dots->n] = buf;
@@ -541,8 +544,9 @@ int res_report_html(ResDb *db, const ResHtmlOptions *o, FILE *out)
     raw(&H, "</body></html>\n");
     if (!rc && H.h.failed)
         rc = res_sql_fail(db, RES_EINTERNAL, "report: out of memory");
-    if (!rc)
-        fputs(H.h.s, out);
+    if (!rc && fputs(H.h.s, out) == EOF)
+        rc = res_sql_fail(db, RES_EINTERNAL, "report: cannot write the"
+                          " page");
     base_str_free(&H.h);
     return rc;
 }

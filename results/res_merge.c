@@ -31,6 +31,9 @@ typedef struct {
 
 static int map_put(ResDb *db, IdMap *m, int64_t src, int64_t dst)
 {
+    /* sources are read in id order, so the map stays sorted for map_get */
+    assert(!m->n || m->v[m->n - 1].src < src);
+    assert(dst > 0);
     if (BASE_GROW(m->v, m->cap, m->n + 1))
         return res_sql_fail(db, RES_EINTERNAL, "merge: out of memory");
     m->v[m->n++] = (IdPair){src, dst};
@@ -52,10 +55,95 @@ static int64_t map_get(const IdMap *m, int64_t src)
     return -1;
 }
 
+enum { MAP_RUNS, MAP_TESTS, NMAPS };
+
 typedef struct {
     ResDb *dst, *src;
-    IdMap runs, tests;
+    IdMap map[NMAPS];                   /* source id -> output id */
 } Merge;
+
+/* How each table is copied: one row of `tables` per table, its flags read
+   by one loop (copy_table), as SQLite's OPFLG_* drive its VM. A source
+   row's column 0 is its id (a child row's: its check's); the loop binds
+   its own parameters first (the check of a child row, the mapped run and
+   test of a check) and the row's remaining columns after them. */
+enum {
+    MG_CHILD = 1 << 0,    /* the rows of one check: the select takes its source
+                             id, the insert's ?1 is its output id */
+    MG_IDS = 1 << 1,      /* columns 1 and 2 are a run and a test id, bound
+                             mapped as ?1 and ?2 */
+    MG_FINISH = 1 << 2,   /* a found row that finished earlier (find's column
+                             1) takes the source's finish, columns 4 and 6
+                             (finished_at, status): update's ?1 ?2, ?3 its id */
+    MG_PARENT = 1 << 3,   /* an inserted row's children (MG_CHILD) follow it */
+};
+
+typedef struct {
+    int flags;
+    int map;                            /* MAP_*: ids of found and inserted
+                                           rows, or -1: a found row is
+                                           skipped */
+    const char *select;                 /* on the source, in id order */
+    const char *find;                   /* an equal output row: its id, and
+                                           (MG_FINISH) whether it finished
+                                           earlier; or NULL */
+    const char *insert, *update;
+} MergeTable;
+
+/* In copying order: runs and tests before the checks that refer to them. */
+static const MergeTable tables[] = {
+    {MG_FINISH, MAP_RUNS,
+     "SELECT run_id, started_at, argv, host, finished_at, version, status"
+     " FROM runs ORDER BY run_id",
+     "SELECT run_id, finished_at IS NULL OR finished_at < ?4 FROM runs"
+     " WHERE started_at = ?1 AND argv = ?2 AND host = ?3 ORDER BY run_id"
+     " LIMIT 1",
+     "INSERT INTO runs(started_at, argv, host, finished_at, version, status)"
+     " VALUES (?, ?, ?, ?, ?, ?)",
+     "UPDATE runs SET finished_at = ?1, status = ?2 WHERE run_id = ?3"},
+    {0, MAP_TESTS,
+     "SELECT test_id, name, path, sha256, params, source FROM tests"
+     " ORDER BY test_id",
+     "SELECT test_id FROM tests WHERE name = ? AND path = ? AND sha256 = ?"
+     " AND params = ?",
+     "INSERT INTO tests(name, path, sha256, params, source)"
+     " VALUES (?, ?, ?, ?, ?)", NULL},
+    {MG_IDS | MG_PARENT, -1,
+     "SELECT check_id, run_id, test_id, model, config, status, states,"
+     " transitions, crash_points, crash_images, recoveries, elapsed_ms,"
+     " peak_kb, cycles, nvm_writes, error FROM checks ORDER BY check_id",
+     "SELECT check_id FROM checks WHERE run_id = ? AND test_id = ?"
+     " AND model = ? AND config = ?",
+     "INSERT INTO checks(run_id, test_id, model, config, status, states,"
+     " transitions, crash_points, crash_images, recoveries, elapsed_ms,"
+     " peak_kb, cycles, nvm_writes, error)"
+     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", NULL},
+    {MG_CHILD, -1,
+     "SELECT check_id, cond_index, phase, quant, cond, verdict, expected,"
+     " positive, negative FROM results WHERE check_id = ? ORDER BY cond_index",
+     NULL,
+     "INSERT INTO results(check_id, cond_index, phase, quant, cond, verdict,"
+     " expected, positive, negative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+     NULL},
+    {MG_CHILD, -1,
+     "SELECT check_id, phase, state, count FROM outcomes WHERE check_id = ?"
+     " ORDER BY rowid",
+     NULL,
+     "INSERT INTO outcomes(check_id, phase, state, count)"
+     " VALUES (?, ?, ?, ?)", NULL},
+    {MG_CHILD, -1,
+     "SELECT check_id, cond_index, kind, image, witness, witness_json, depth"
+     " FROM violations WHERE check_id = ? ORDER BY violation_id",
+     NULL,
+     "INSERT INTO violations(check_id, cond_index, kind, image, witness,"
+     " witness_json, depth) VALUES (?, ?, ?, ?, ?, ?, ?)", NULL},
+    {MG_CHILD, -1,
+     "SELECT check_id, metric, value FROM costs WHERE check_id = ?"
+     " ORDER BY rowid",
+     NULL,
+     "INSERT INTO costs(check_id, metric, value) VALUES (?, ?, ?)", NULL},
+};
+#define NTABLES (sizeof tables / sizeof *tables)
 
 /* Bind a source row's columns from first on to the parameters from param
    on, as many as the statement has. */
@@ -81,56 +169,90 @@ static int write_row(ResDb *db, sqlite3_stmt *st)
     return s < 0 ? -s : RES_OK;
 }
 
-static int merge_runs(Merge *g)
+static int copy_table(Merge *g, const MergeTable *t, int64_t src_parent,
+                      int64_t dst_parent);
+
+/* Binds a source row to st: the mapped run and test ids to ?1 and ?2 and
+   the columns from 3 on after them (MG_IDS); the columns from 1 on after
+   ?1, the check bound once (MG_CHILD); or the columns from 1 on. */
+static int bind_own(Merge *g, const MergeTable *t, sqlite3_stmt *st,
+                    sqlite3_stmt *from, int64_t run, int64_t test)
 {
-    sqlite3_stmt *from, *find = NULL, *ins = NULL, *upd = NULL;
-    int rc = res_sql_prepare(g->src, &from,
-                             "SELECT run_id, started_at, argv, host,"
-                             " finished_at, version, status FROM runs"
-                             " ORDER BY run_id", "");
-    if (rc)
-        return rc;
-    if ((rc = res_sql_prepare(g->dst, &find,
-                              "SELECT run_id, finished_at IS NULL OR"
-                              " finished_at < ?4 FROM runs"
-                              " WHERE started_at = ?1 AND argv = ?2"
-                              " AND host = ?3 ORDER BY run_id LIMIT 1", "")) ||
-        (rc = res_sql_prepare(g->dst, &ins,
-                              "INSERT INTO runs(started_at, argv, host,"
-                              " finished_at, version, status)"
-                              " VALUES (?, ?, ?, ?, ?, ?)", "")) ||
-        (rc = res_sql_prepare(g->dst, &upd,
-                              "UPDATE runs SET finished_at = ?1, status = ?2"
-                              " WHERE run_id = ?3", "")))
-        goto out;
-    int s;
-    while (!rc && (s = res_sql_step(g->src, from)) > 0) {
-        sqlite3_reset(find);
-        if ((rc = bind_row(g, find, 1, from, 1)))
-            break;
+    if (t->flags & MG_IDS) {
+        int rc = res_sql_rebind(g->dst, st, "ii", run, test);
+        return rc ? rc : bind_row(g, st, 3, from, 3);
+    }
+    return bind_row(g, st, t->flags & MG_CHILD ? 2 : 1, from, 1);
+}
+
+/* One source row: found in the output (then mapped, finished or skipped)
+   or inserted (then mapped, its children copied). */
+static int copy_row(Merge *g, const MergeTable *t, sqlite3_stmt *from,
+                    sqlite3_stmt *find, sqlite3_stmt *ins, sqlite3_stmt *upd)
+{
+    int64_t src_id = sqlite3_column_int64(from, 0), run = 0, test = 0;
+    int rc;
+    if (t->flags & MG_IDS) {
+        run = map_get(&g->map[MAP_RUNS], sqlite3_column_int64(from, 1));
+        test = map_get(&g->map[MAP_TESTS], sqlite3_column_int64(from, 2));
+        if (run < 0 || test < 0)
+            return res_sql_fail(g->dst, RES_EINTERNAL,
+                                "merge: check %lld refers to a missing run or"
+                                " test", (long long)src_id);
+    }
+    if (find) {
+        if ((rc = bind_own(g, t, find, from, run, test)))
+            return rc;
         int f = res_sql_step(g->dst, find);
-        if (f < 0) {
-            rc = -f;
-        } else if (f == 0) {
-            if (!(rc = bind_row(g, ins, 1, from, 1)) &&
-                !(rc = write_row(g->dst, ins)))
-                rc = map_put(g->dst, &g->runs, sqlite3_column_int64(from, 0),
-                             sqlite3_last_insert_rowid(g->dst->db));
-        } else {
-            int64_t id = sqlite3_column_int64(find, 0);
+        int64_t id = f > 0 ? sqlite3_column_int64(find, 0) : 0;
+        int earlier = f > 0 && (t->flags & MG_FINISH) &&
+                      sqlite3_column_int(find, 1);
+        sqlite3_reset(find);
+        if (f < 0)
+            return -f;
+        if (f > 0) {
             /* A later finish (or the first one) of the same run wins. */
-            if (sqlite3_column_int(find, 1) &&
-                sqlite3_column_type(from, 4) != SQLITE_NULL) {
+            if (earlier && sqlite3_column_type(from, 4) != SQLITE_NULL) {
                 sqlite3_bind_value(upd, 1, sqlite3_column_value(from, 4));
                 sqlite3_bind_value(upd, 2, sqlite3_column_value(from, 6));
                 sqlite3_bind_int64(upd, 3, id);
-                rc = write_row(g->dst, upd);
+                if ((rc = write_row(g->dst, upd)))
+                    return rc;
             }
-            if (!rc)
-                rc = map_put(g->dst, &g->runs, sqlite3_column_int64(from, 0),
-                             id);
+            return t->map < 0 ? RES_OK
+                              : map_put(g->dst, &g->map[t->map], src_id, id);
         }
     }
+    if ((rc = bind_own(g, t, ins, from, run, test)) ||
+        (rc = write_row(g->dst, ins)))
+        return rc;
+    int64_t id = sqlite3_last_insert_rowid(g->dst->db);
+    assert(id > 0);
+    if (t->map >= 0)
+        return map_put(g->dst, &g->map[t->map], src_id, id);
+    for (size_t k = 0; !rc && (t->flags & MG_PARENT) && k < NTABLES; k++)
+        if (tables[k].flags & MG_CHILD)
+            rc = copy_table(g, &tables[k], src_id, id);
+    return rc;
+}
+
+/* The rows of table t (of one check: MG_CHILD) from the source to the
+   output. */
+static int copy_table(Merge *g, const MergeTable *t, int64_t src_parent,
+                      int64_t dst_parent)
+{
+    sqlite3_stmt *from, *find = NULL, *ins = NULL, *upd = NULL;
+    const char *child = t->flags & MG_CHILD ? "i" : "";
+    int rc = res_sql_prepare(g->src, &from, t->select, child, src_parent);
+    if (rc)
+        return rc;
+    if ((t->find && (rc = res_sql_prepare(g->dst, &find, t->find, ""))) ||
+        (rc = res_sql_prepare(g->dst, &ins, t->insert, child, dst_parent)) ||
+        (t->update && (rc = res_sql_prepare(g->dst, &upd, t->update, ""))))
+        goto out;
+    int s;
+    while (!rc && (s = res_sql_step(g->src, from)) > 0)
+        rc = copy_row(g, t, from, find, ins, upd);
     if (!rc && s < 0)
         rc = -s;
 out:
@@ -141,151 +263,13 @@ out:
     return rc;
 }
 
-static int merge_tests(Merge *g)
-{
-    sqlite3_stmt *from, *ins = NULL, *find = NULL;
-    int rc = res_sql_prepare(g->src, &from,
-                             "SELECT test_id, name, path, sha256, params,"
-                             " source FROM tests ORDER BY test_id", "");
-    if (rc)
-        return rc;
-    if ((rc = res_sql_prepare(g->dst, &ins,
-                              "INSERT INTO tests(name, path, sha256, params,"
-                              " source) VALUES (?, ?, ?, ?, ?)"
-                              " ON CONFLICT(name, path, sha256, params)"
-                              " DO NOTHING", "")) ||
-        (rc = res_sql_prepare(g->dst, &find,
-                              "SELECT test_id FROM tests WHERE name = ?"
-                              " AND path = ? AND sha256 = ? AND params = ?",
-                              "")))
-        goto out;
-    int s;
-    while (!rc && (s = res_sql_step(g->src, from)) > 0) {
-        if ((rc = bind_row(g, ins, 1, from, 1)) ||
-            (rc = write_row(g->dst, ins)))
-            break;
-        sqlite3_reset(find);
-        if ((rc = bind_row(g, find, 1, from, 1)))
-            break;
-        int f = res_sql_step(g->dst, find);
-        if (f < 0)
-            rc = -f;
-        else if (f > 0)
-            rc = map_put(g->dst, &g->tests, sqlite3_column_int64(from, 0),
-                         sqlite3_column_int64(find, 0));
-    }
-    if (!rc && s < 0)
-        rc = -s;
-out:
-    sqlite3_finalize(from);
-    sqlite3_finalize(ins);
-    sqlite3_finalize(find);
-    return rc;
-}
-
-/* The rows of one check's child table: the select's first column is the
-   check id it filters on; the insert takes the new check id, then the
-   remaining columns. */
-static const struct {
-    const char *select, *insert;
-} children[] = {
-    {"SELECT check_id, cond_index, phase, quant, cond, verdict, expected,"
-     " positive, negative FROM results WHERE check_id = ? ORDER BY cond_index",
-     "INSERT INTO results(check_id, cond_index, phase, quant, cond, verdict,"
-     " expected, positive, negative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"},
-    {"SELECT check_id, phase, state, count FROM outcomes WHERE check_id = ?"
-     " ORDER BY rowid",
-     "INSERT INTO outcomes(check_id, phase, state, count)"
-     " VALUES (?, ?, ?, ?)"},
-    {"SELECT check_id, cond_index, kind, image, witness, witness_json, depth"
-     " FROM violations WHERE check_id = ? ORDER BY violation_id",
-     "INSERT INTO violations(check_id, cond_index, kind, image, witness,"
-     " witness_json, depth) VALUES (?, ?, ?, ?, ?, ?, ?)"},
-    {"SELECT check_id, metric, value FROM costs WHERE check_id = ?"
-     " ORDER BY rowid",
-     "INSERT INTO costs(check_id, metric, value) VALUES (?, ?, ?)"},
-};
-
-static int copy_children(Merge *g, int64_t src_id, int64_t dst_id)
+/* Every table but the children, which their checks copy. */
+static int copy_all(Merge *g)
 {
     int rc = RES_OK;
-    for (size_t k = 0; !rc && k < sizeof children / sizeof *children; k++) {
-        sqlite3_stmt *from, *ins;
-        if ((rc = res_sql_prepare(g->src, &from, children[k].select, "i",
-                                  src_id)))
-            return rc;
-        if ((rc = res_sql_prepare(g->dst, &ins, children[k].insert, "i",
-                                  dst_id))) {
-            sqlite3_finalize(from);
-            return rc;
-        }
-        int s;
-        while (!rc && (s = res_sql_step(g->src, from)) > 0)
-            if (!(rc = bind_row(g, ins, 2, from, 1)))
-                rc = write_row(g->dst, ins);
-        if (!rc && s < 0)
-            rc = -s;
-        sqlite3_finalize(from);
-        sqlite3_finalize(ins);
-    }
-    return rc;
-}
-
-static int merge_checks(Merge *g)
-{
-    sqlite3_stmt *from, *find = NULL, *ins = NULL;
-    int rc = res_sql_prepare(g->src, &from,
-                             "SELECT check_id, run_id, test_id, model, config,"
-                             " status, states, transitions, crash_points,"
-                             " crash_images, recoveries, elapsed_ms, peak_kb,"
-                             " cycles, nvm_writes, error FROM checks"
-                             " ORDER BY check_id", "");
-    if (rc)
-        return rc;
-    if ((rc = res_sql_prepare(g->dst, &find,
-                              "SELECT 1 FROM checks WHERE run_id = ?"
-                              " AND test_id = ? AND model = ? AND config = ?",
-                              "")) ||
-        (rc = res_sql_prepare(g->dst, &ins,
-                              "INSERT INTO checks(run_id, test_id, model,"
-                              " config, status, states, transitions,"
-                              " crash_points, crash_images, recoveries,"
-                              " elapsed_ms, peak_kb, cycles, nvm_writes, error)"
-                              " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                              " ?, ?)", "")))
-        goto out;
-    int s;
-    while (!rc && (s = res_sql_step(g->src, from)) > 0) {
-        int64_t run = map_get(&g->runs, sqlite3_column_int64(from, 1));
-        int64_t test = map_get(&g->tests, sqlite3_column_int64(from, 2));
-        if (run < 0 || test < 0) {
-            rc = res_sql_fail(g->dst, RES_EINTERNAL,
-                              "merge: check %lld refers to a missing run or"
-                              " test", (long long)sqlite3_column_int64(from, 0));
-            break;
-        }
-        if ((rc = res_sql_rebind(g->dst, find, "ii", run, test)) ||
-            (rc = bind_row(g, find, 3, from, 3)))
-            break;
-        int f = res_sql_step(g->dst, find);
-        sqlite3_reset(find);
-        if (f < 0)
-            rc = -f;
-        if (f != 0)
-            continue;
-        if ((rc = res_sql_rebind(g->dst, ins, "ii", run, test)) ||
-            (rc = bind_row(g, ins, 3, from, 3)) ||
-            (rc = write_row(g->dst, ins)))
-            break;
-        rc = copy_children(g, sqlite3_column_int64(from, 0),
-                           sqlite3_last_insert_rowid(g->dst->db));
-    }
-    if (!rc && s < 0)
-        rc = -s;
-out:
-    sqlite3_finalize(from);
-    sqlite3_finalize(find);
-    sqlite3_finalize(ins);
+    for (size_t k = 0; !rc && k < NTABLES; k++)
+        if (!(tables[k].flags & MG_CHILD))
+            rc = copy_table(g, &tables[k], 0, 0);
     return rc;
 }
 
@@ -643,22 +627,21 @@ int res_merge(const char *out_path, const char *const *in, int nin,
     if (!rc)
         rc = res_sql_exec(dst, "BEGIN IMMEDIATE", "");
     for (int i = 0; !rc && i < nin; i++) {
-        Merge g = {dst, NULL, {0}, {0}};
+        Merge g = {dst, NULL, {{0}}};
         rc = open_input(in[i], ref, ref_schema.s, deadline, timeout_s, &g.src,
                         err, errlen);
         if (rc) {
             res_sql_fail(dst, rc, "%s", err);
             break;
         }
-        if (!(rc = merge_runs(&g)) && !(rc = merge_tests(&g)))
-            rc = merge_checks(&g);
+        rc = copy_all(&g);
         if (rc && g.src->err[0] && !dst->err[0]) {
             rc = input_error(g.src, g.src->timed_out ? RES_EINPUT : rc);
             res_sql_fail(dst, rc, "%s", g.src->err);
         }
         res_close(g.src);
-        base_free(g.runs.v);
-        base_free(g.tests.v);
+        for (int m = 0; m < NMAPS; m++)
+            base_free(g.map[m].v);
     }
     if (!rc)
         rc = res_sql_exec(dst, "COMMIT", "");

@@ -13,6 +13,7 @@ int res_run_begin(ResDb *db, const char *argv, const char *version,
     char host[256] = "";
     if (gethostname(host, sizeof host - 1) != 0)
         strcpy(host, "unknown");
+    assert(host[sizeof host - 1] == '\0');  /* a truncated name ends too */
     char now[32];
     res_sql_now(now);
     rc = res_sql_exec(db,

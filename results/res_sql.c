@@ -9,6 +9,7 @@
 int res_sql_fail(ResDb *db, int code, const char *fmt, ...)
 {
     va_list ap;
+    assert(code != RES_OK);             /* a failure has a code */
     va_start(ap, fmt);
     vsnprintf(db->err, sizeof db->err, fmt, ap);
     va_end(ap);
@@ -183,6 +184,7 @@ void res_sql_now(char buf[32])
     gmtime_r(&ts.tv_sec, &tm);
     size_t n = strftime(buf, 32, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(buf + n, 32 - n, ".%06ldZ", (long)(ts.tv_nsec / 1000));
+    assert(strlen(buf) == 27);          /* one length: the form sorts as text */
 }
 
 const char *res_sql_text(sqlite3_stmt *st, int i)

@@ -29,6 +29,7 @@ struct ResTable {
 ResTable *res_table_new(int ncols, const char *const *headers)
 {
     ResTable *t = base_calloc(1, sizeof *t);
+    assert(ncols >= 1);
     if (!t)
         return NULL;
     t->a = base_arena_new();
@@ -66,11 +67,13 @@ void res_table_free(ResTable *t)
 
 void res_table_numeric(ResTable *t, int col)
 {
+    assert(col >= 0 && col < t->ncols);
     t->numeric[col] = 1;
 }
 
 void res_table_note(ResTable *t, int col)
 {
+    assert(col >= 0 && col < t->ncols);
     t->note[col] = 1;
 }
 
@@ -128,6 +131,7 @@ void res_table_add(ResTable *t, const char *const *cells, const int *kinds)
         t->failed = 1;
         return;
     }
+    assert(t->nrows < t->cap);
     for (int i = 0; i < t->ncols; i++) {
         row[i].kind = !cells[i] ? RES_CELL_NULL
                       : kinds ? kinds[i]
@@ -181,15 +185,14 @@ static void put_line(BaseStr *line, BaseStr *out)
     base_str_putn(out, line->s ? line->s : "", n);
     base_str_putn(out, "\n", 1);
     out->failed |= line->failed;
-    line->len = 0;
-    if (line->s)
-        line->s[0] = '\0';
+    base_str_clear(line);
 }
 
 static void put_cell(BaseStr *line, const char *text, int w, int right,
                      int first)
 {
     int pad = w - width(text);
+    assert(pad >= 0);                   /* w is the column's widest cell */
     if (!first)
         base_str_putn(line, "  ", 2);
     if (right)
@@ -309,6 +312,7 @@ static void print_json(const ResTable *t, BaseStr *s)
                 base_str_putn(s, ",", 1);
             base_str_json(s, t->headers[i]);
             base_str_putn(s, ":", 1);
+            assert((c->kind == RES_CELL_NULL) == !c->text);
             if (c->kind == RES_CELL_NULL)
                 base_str_putn(s, "null", 4);
             else if (c->kind == RES_CELL_NUM)
@@ -324,6 +328,7 @@ static void print_json(const ResTable *t, BaseStr *s)
 /* The whole output is built first, so a failure prints nothing. */
 int res_table_print(const ResTable *t, int fmt, FILE *out)
 {
+    assert(fmt == RES_FMT_TABLE || fmt == RES_FMT_CSV || fmt == RES_FMT_JSON);
     if (t->failed)
         return RES_EINTERNAL;
     BaseStr s = {0};

@@ -92,6 +92,7 @@ static int write_rows(ResDb *db, int64_t run_id, const ResCheck *c,
     if (rc)
         return rc;
     int64_t id = sqlite3_last_insert_rowid(db->db);
+    assert(id > 0);
     if ((rc = insert_rows(db, id, c,
                           "INSERT INTO results(check_id, cond_index, phase,"
                           " quant, cond, verdict, expected, positive,"

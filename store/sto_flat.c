@@ -50,6 +50,11 @@
 #define ARENA_KEPT (1u << 20)           /* units a reset keeps */
 #define VARINT_MAX 5                    /* bytes of a 32-bit varint */
 
+/* An id + 1 below BUSY, in the low half of a slot; a slot index in 32
+   bits (the tag). */
+_Static_assert(MAX_STATES + 1 < BUSY, "ids below BUSY");
+_Static_assert(MAX_SLOTS <= (uint64_t)1 << 32, "the tag names every slot");
+
 /* ---- records ------------------------------------------------------------- */
 
 static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
@@ -130,9 +135,12 @@ static uint32_t pack(const BaseVec *s, uint8_t *buf, const uint8_t **rec)
     }
     if (o.held >= 0)
         *o.p++ = (uint8_t)o.held;
+    /* at most 10 bytes a word: a 33-bit number and a 32-bit one */
+    assert(o.p - buf <= VARINT_MAX + 10 * (ptrdiff_t)len);
     n = (uint32_t)(o.p - buf - VARINT_MAX);
     while (n >> (7 * k))
         k++;
+    assert(k <= VARINT_MAX);
     put_varint(buf + VARINT_MAX - k, n);
     *rec = buf + VARINT_MAX - k;
     return k + n;
@@ -193,6 +201,8 @@ static inline uint64_t rec_hash(const uint8_t *r, uint32_t n, int over)
 
 static inline const uint8_t *rec_at(const StoStore *st, uint32_t id)
 {
+    assert(id < atomic_load_explicit(&((StoStore *)st)->nroot,
+                                     memory_order_relaxed));
     uint32_t o = *(const uint32_t *)sto_seg_at(&st->order, id);
     return sto_seg_at(&st->arena, o);
 }
@@ -224,8 +234,9 @@ static int rehash(StoStore *st, uint64_t nslots)
 {
     _Atomic uint64_t *ns;
     uint64_t mask = nslots - 1;
+    assert(nslots >= MIN_SLOTS && (nslots & mask) == 0);
     if (nslots > MAX_SLOTS)
-        return -1;
+        return base_budget_fail(st->mem, BASE_BUDGET_OOM), -1;
     ns = base_budget_alloc(st->mem, nslots * sizeof *ns);
     if (!ns)
         return -1;
@@ -287,6 +298,8 @@ static uint32_t insert(StoStore *st, const uint8_t *rec, uint32_t nrec)
     top = reserve(st, (nrec + 3) / 4);
     if (top == UINT32_MAX)
         return STO_NONE;
+    /* the record lies in one segment of the arena */
+    assert(sto_seg_index(top) == sto_seg_index(top + (nrec + 3) / 4 - 1));
     memcpy(sto_seg_at(&st->arena, top), rec, nrec);
     *(uint32_t *)sto_seg_at(&st->order, id) = top;
     return id;
@@ -318,6 +331,7 @@ static int put(StoStore *st, const StoRoot *r, int find, uint32_t *id)
                 atomic_store(&st->failed, 1);
                 return -1;
             }
+            assert(x < MAX_STATES);
             atomic_store_explicit(&slot[i], tag << 32 | (x + 1),
                                   memory_order_release);
             atomic_fetch_add(&st->fused, 1);
@@ -388,6 +402,9 @@ static int flat_cursor_init(StoCursor *c, const StoStore *st)
 {
     c->ringrec = ((size_t)VARINT_MAX + 10 * (size_t)st->natoms + 7) &
                  ~(size_t)7;
+    /* a record of natoms - 1 words (pack: 10 bytes a word at most) and the
+       7 bytes rec_hash reads past it fit one record of the ring */
+    assert(c->ringrec >= VARINT_MAX + 10 * (size_t)(st->natoms - 1) + 7);
     c->ring = base_calloc(STO_RING, c->ringrec);
     return c->ring ? 0 : -1;
 }
@@ -446,6 +463,7 @@ static void flat_get(const StoStore *st, StoCursor *c, uint32_t id,
         assert(k + 1 < st->natoms);
         out->w[k++] = v >> 1 | hi << 32;
     }
+    assert(u.p == u.end);               /* the record's length was its own */
     out->len = k;
     if (old > k)
         memset(out->w + k, 0, (old - k) * sizeof *out->w);

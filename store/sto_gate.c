@@ -18,6 +18,7 @@
 
 void sto_gate_init(StoGate *g, int nthreads)
 {
+    assert(nthreads >= 1);
     atomic_store(&g->active, 0);
     atomic_store(&g->want, 0);
     g->nthreads = nthreads;
@@ -26,6 +27,7 @@ void sto_gate_init(StoGate *g, int nthreads)
 
 void sto_gate_free(StoGate *g)
 {
+    assert(!atomic_load(&g->want));     /* nobody excluding */
     pthread_mutex_destroy(&g->mu);
 }
 
@@ -47,7 +49,9 @@ void sto_gate_leave(StoGate *g)
 {
     if (g->nthreads <= 1)
         return;
-    atomic_fetch_sub(&g->active, 1);
+    int was = atomic_fetch_sub(&g->active, 1);
+    assert(was >= 1);                   /* it had entered */
+    (void)was;
 }
 
 void sto_gate_exclusive(StoGate *g, void (*fn)(void *), void *arg)
@@ -56,11 +60,14 @@ void sto_gate_exclusive(StoGate *g, void (*fn)(void *), void *arg)
         fn(arg);
         return;
     }
-    atomic_fetch_sub(&g->active, 1);
+    int was = atomic_fetch_sub(&g->active, 1);
+    assert(was >= 1);                   /* called from inside */
+    (void)was;
     pthread_mutex_lock(&g->mu);
     atomic_store(&g->want, 1);
     while (atomic_load(&g->active))
         sched_yield();
+    assert(!atomic_load(&g->active));   /* alone */
     fn(arg);
     atomic_store(&g->want, 0);
     pthread_mutex_unlock(&g->mu);

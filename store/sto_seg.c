@@ -12,6 +12,7 @@
 
 void sto_seg_init(StoSeg *a, BaseBudget *mem, size_t elem)
 {
+    assert(elem > 0);
     memset(a, 0, sizeof *a);
     a->mem = mem;
     a->elem = elem;

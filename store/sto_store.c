@@ -8,11 +8,19 @@
 
 #include "store/store_int.h"
 
+/* Whether id names a state put before (ids are dense from 0). */
+static inline int stored(const StoStore *st, uint32_t id)
+{
+    return id < atomic_load_explicit(&((StoStore *)st)->nroot,
+                                     memory_order_relaxed);
+}
+
 int sto_store_init(StoStore *st, uint32_t max_words, BaseBudget *mem,
                    StoGate *gate, int kind)
 {
     static const StoStoreOps *const ops[2] = {&sto_flat_ops, &sto_tree_ops};
     assert(kind == STO_FLAT || kind == STO_TREE);
+    assert(max_words >= 1 && max_words < UINT32_MAX);
     memset(st, 0, sizeof *st);
     st->ops = ops[kind];
     st->mem = mem;
@@ -78,7 +86,9 @@ int sto_store_put(StoStore *st, StoCursor *c, const BaseVec *prev,
     StoRoot r;
     if (st->ops->encode(st, c, prev, s, &r))
         return -1;
-    return st->ops->add(st, &r, id);
+    int k = st->ops->add(st, &r, id);
+    assert(k < 0 || stored(st, *id));
+    return k;
 }
 
 int sto_store_find(StoStore *st, StoCursor *c, const BaseVec *prev,
@@ -90,11 +100,15 @@ int sto_store_find(StoStore *st, StoCursor *c, const BaseVec *prev,
 void sto_store_get(const StoStore *st, StoCursor *c, uint32_t id,
                    BaseVec *out)
 {
+    assert(stored(st, id) && out->cap + 1 >= st->natoms);
+    assert(c->ops == st->ops);
     st->ops->get(st, c, id, out);
+    assert(out->len <= out->cap);
 }
 
 void sto_store_prefetch(const StoStore *st, uint32_t id, int far)
 {
+    assert(stored(st, id));
     st->ops->prefetch(st, id, far);
 }
 
@@ -106,12 +120,14 @@ uint32_t sto_store_count(const StoStore *st)
 
 void sto_store_truncate(StoStore *st, uint32_t n)
 {
+    assert(n <= sto_store_count(st));   /* it only drops */
     st->limit = n;
 }
 
 void sto_store_renumber(StoStore *st, uint32_t lo, uint32_t n,
                         const uint32_t *perm, uint32_t *tmp)
 {
+    assert((uint64_t)lo + n <= sto_store_count(st));
     st->ops->renumber(st, lo, n, perm, tmp);
 }
 

@@ -54,8 +54,14 @@ size_t sto_table_bytes(const StoTable *t)
 
 static int grow_index(StoTable *t)
 {
-    uint32_t ns = t->nslot ? t->nslot * 2 : 1024, mask = ns - 1;
-    uint64_t *s = base_budget_alloc(t->mem, ns * sizeof *s);
+    uint32_t ns, mask;
+    uint64_t *s;
+    if (t->nslot > UINT32_MAX / 2)      /* 2^31 slots: the count is 32 bits */
+        return base_budget_fail(t->mem, BASE_BUDGET_OOM), -1;
+    ns = t->nslot ? t->nslot * 2 : 1024;
+    mask = ns - 1;
+    assert((ns & mask) == 0);
+    s = base_budget_alloc(t->mem, (size_t)ns * sizeof *s);
     if (!s)
         return -1;
     for (uint32_t id = 0; id < t->n; id++) {
@@ -75,8 +81,12 @@ int sto_table_put(StoTable *t, const uint64_t *key, uint32_t len, uint32_t *id)
     uint64_t hash = sto_hash_words(key, len);
     uint64_t hi = hash & 0xFFFFFFFF00000000ull;
     uint32_t mask, i;
+    assert(len == 0 || key);
     if ((uint64_t)(t->n + 1) * 2 > t->nslot && grow_index(t))
         return -1;
+    /* at most half full, with room for this key */
+    assert((t->nslot & (t->nslot - 1)) == 0 &&
+           (uint64_t)(t->n + 1) * 2 <= t->nslot);
     mask = t->nslot - 1;
     i = (uint32_t)hash & mask;
     while (t->slot[i]) {
@@ -101,6 +111,7 @@ int sto_table_put(StoTable *t, const uint64_t *key, uint32_t len, uint32_t *id)
         return -1;
     if (len)
         memcpy(t->words + t->nwords, key, len * sizeof *key);
+    assert(t->n < t->cap && t->nwords + len <= t->capw);
     t->key[t->n].off = t->nwords;
     t->key[t->n].len = len;
     t->key[t->n].hash = hash;
@@ -112,6 +123,7 @@ int sto_table_put(StoTable *t, const uint64_t *key, uint32_t len, uint32_t *id)
 
 const uint64_t *sto_table_key(const StoTable *t, uint32_t id, uint32_t *len)
 {
+    assert(id < t->n);
     if (len)
         *len = t->key[id].len;
     return t->words + t->key[id].off;

@@ -20,6 +20,13 @@
 #define NODES_KEPT (1u << 20)           /* a reset keeps up to these nodes */
 #define MARK 1u                         /* the atom after the last word */
 
+/* A node id is below IMM (an inline pair is not an id) and BUSY, and
+   never 0 (the empty slot); a root's place in `order` is its class and
+   a slot of SLOT_BITS. */
+_Static_assert(MAX_NODES < IMM && MAX_NODES < BUSY, "node ids");
+_Static_assert(STO_CLASSES <= 1 << (32 - SLOT_BITS), "class in order");
+_Static_assert(IMM_LIM == 1u << 15, "an inline pair is two 15-bit names");
+
 /* A root's hash: both halves. */
 static inline uint64_t root_hash(const uint64_t *key)
 {
@@ -49,6 +56,7 @@ static int rehash_nodes(StoStore *st, uint64_t nslots)
 {
     _Atomic uint64_t *ns = base_budget_alloc(st->mem, nslots * sizeof *ns);
     uint64_t mask = nslots - 1;
+    assert(nslots >= MIN_SLOTS && (nslots & mask) == 0);
     if (!ns)
         return -1;
     for (uint64_t i = 0; i <= st->nmask; i++) {
@@ -83,6 +91,7 @@ static int rehash_roots(StoStore *st, int cls, uint64_t nslots)
     _Atomic uint64_t *ns = base_budget_alloc(st->mem, 2 * nslots * sizeof *ns);
     _Atomic uint32_t *nid = base_budget_alloc(st->mem, nslots * sizeof *nid);
     uint64_t mask = nslots - 1;
+    assert(nslots >= MIN_SLOTS && (nslots & mask) == 0);
     if (!ns || !nid || nslots > (1u << SLOT_BITS)) {
         base_budget_free(st->mem, (void *)ns);
         base_budget_free(st->mem, (void *)nid);
@@ -175,6 +184,7 @@ static uint32_t node_put(StoStore *st, uint64_t key, int find)
                 atomic_store(&st->failed, 1);
                 return STO_NONE;
             }
+            assert(id >= 1);            /* nodes_reset keeps 0 out */
             *(uint64_t *)sto_seg_at(&st->node, id) = key;
             atomic_store_explicit(&slot[i], tag | id, memory_order_release);
             atomic_fetch_add(&st->nused, 1);
@@ -463,6 +473,7 @@ static int root_put(StoStore *st, const StoRoot *r, int find, uint32_t *id)
         atomic_store(&st->failed, 1);
         return -1;
     }
+    assert(i <= rt->mask && rt->mask < 1u << SLOT_BITS);
     *(uint32_t *)sto_seg_at(&st->order, x) =
         (uint32_t)r->cls << SLOT_BITS | (uint32_t)i;
     atomic_store_explicit(&rt->id[i], x + 1, memory_order_release);
@@ -509,6 +520,7 @@ static uint32_t len_of(const StoStore *st, int cls, const uint64_t *key)
 {
     uint32_t lo = 1u << (cls - 1);
     uint64_t k = key[1];
+    assert(cls >= 1 && cls < STO_CLASSES);
     if (cls == 1)
         return 1;
     for (int g = cls - 1; g > 1; g--) {
@@ -700,11 +712,13 @@ static void tree_get(const StoStore *st, StoCursor *c, uint32_t id,
     uint64_t key[2] = {slot_key(rt, i, 0), slot_key(rt, i, 1)};
     uint32_t old = out->len;
     int64_t had = -1;
+    assert(cls >= 1 && cls < st->nclass && i <= rt->mask);
     cursor_sync(st, c);
     if (c->buf == out->w && c->cls == cls && c->len == old)
         had = c->len;
     c->cls = cls;
     c->len = len_of(st, cls, key);
+    assert(class_of(c->len) == cls && c->len + 1 <= st->natoms);
     decode_root(st, c, cls, key, out->w, had);
     out->len = c->len;
     if (old > out->len)

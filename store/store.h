@@ -109,6 +109,7 @@ static inline int sto_seg_index(uint64_t i)
     return 63 - __builtin_clzll((i >> STO_SEG_SHIFT) + 1);
 }
 
+/* Element i, made addressable by sto_seg_ensure before. */
 static inline void *sto_seg_at(const StoSeg *a, uint64_t i)
 {
     int s = sto_seg_index(i);

@@ -71,47 +71,66 @@ static __attribute__((unused)) ChkReport *cu_run(const LitProgram *p, int model)
     return cu_run_opts(p, model, NULL);
 }
 
+/* The helpers below return their text in one growable string each, valid
+   until the helper's next call (long enough for cmocka to compare it); a
+   string that ran out of memory fails the test rather than compare short. */
+static __attribute__((unused)) BaseStr *cu_reset(BaseStr *s)
+{
+    base_str_clear(s);
+    s->failed = 0;
+    return s;
+}
+
+static __attribute__((unused)) const char *cu_text(const BaseStr *s)
+{
+    if (s->failed)
+        fail_msg("out of memory in a test helper");
+    return s->s ? s->s : "";
+}
+
 /* The outcomes of one phase, "state|state|…" in report order. */
 static __attribute__((unused)) const char *cu_outcomes(const ChkReport *r, int phase)
 {
-    static char buf[8192];
-    size_t n = 0;
-    buf[0] = 0;
+    static BaseStr s;
+    cu_reset(&s);
     for (int i = 0; i < r->noutcomes; i++)
         if (r->outcomes[i].phase == phase)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? "|" : "",
-                                  r->outcomes[i].state);
-    return buf;
+            base_str_printf(&s, "%s%s", s.len ? "|" : "", r->outcomes[i].state);
+    return cu_text(&s);
 }
 
-/* Verdicts of every check, "Ok No …". */
+/* A verdict as itself: "Ok", "No" or "Unknown" (an incomplete check). */
+static __attribute__((unused)) const char *cu_verdict_name(int v)
+{
+    assert_true(v >= CHK_NO && v <= CHK_UNKNOWN);
+    return chk_verdict_names[v];
+}
+
+/* Verdicts of every check, "Ok No Unknown …". */
 static __attribute__((unused)) const char *cu_verdicts(const ChkReport *r)
 {
-    static char buf[512];
-    size_t n = 0;
-    buf[0] = 0;
+    static BaseStr s;
+    cu_reset(&s);
     for (int i = 0; i < r->nresults; i++)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "",
-                              r->results[i].verdict ? "Ok" : "No");
-    return buf;
+        base_str_printf(&s, "%s%s", i ? " " : "",
+                        cu_verdict_name(r->results[i].verdict));
+    return cu_text(&s);
 }
 
 /* The verdict of check 0 under each abstract model, "strict=Ok …". */
 static __attribute__((unused)) const char *cu_matrix(const char *text)
 {
-    static char buf[256];
-    size_t n = 0;
+    static BaseStr s;
     LitProgram *p = cu_parse(text);
-    buf[0] = 0;
+    cu_reset(&s);
     for (int m = LIT_STRICT; m <= LIT_BSCOPED; m++) {
         ChkReport *r = cu_run(p, m);
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s=%s", n ? " " : "",
-                              lit_model_names[m],
-                              r->results[0].verdict ? "Ok" : "No");
+        base_str_printf(&s, "%s%s=%s", s.len ? " " : "", lit_model_names[m],
+                        cu_verdict_name(r->results[0].verdict));
         chk_report_free(r);
     }
     lit_program_free(p);
-    return buf;
+    return cu_text(&s);
 }
 
 #endif

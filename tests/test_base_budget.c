@@ -50,12 +50,25 @@ static ChkReport *run(const LitProgram *p, int model, int naive,
     return r;
 }
 
+/* Whatever r lists is whole: every violation has its witness in text and
+   JSON, every error its text. */
+static void whole(const ChkReport *r)
+{
+    for (int i = 0; i < r->nviolations; i++) {
+        assert_non_null(r->violations[i].witness);
+        assert_non_null(r->violations[i].witness_json);
+    }
+    for (int i = 0; i < r->nerrors; i++)
+        assert_non_null(r->errors[i]);
+}
+
 /* r ended early: incomplete or error, with a reason, and each verdict is
    Unknown or the full run's (no verdicts at all when not even the
    report's arena could be had). */
 static void ended_early(const ChkReport *r, const ChkReport *full,
                         const char *why)
 {
+    whole(r);
     assert_int_not_equal(r->status, CHK_DONE);
     assert_non_null(r->reason);
     if (!strstr(r->reason, why))
@@ -67,14 +80,24 @@ static void ended_early(const ChkReport *r, const ChkReport *full,
             assert_int_equal(r->results[i].verdict, full->results[i].verdict);
 }
 
-/* Verdicts as the full run's. (The state count may differ: the reductions
-   assume any footprint they could not compute, and explore more.) */
+/* Verdicts and witnesses as the full run's: a check that ends done lost
+   nothing. (The state count may differ: the reductions assume any
+   footprint they could not compute, and explore more.) */
 static void same(const ChkReport *r, const ChkReport *full)
 {
     assert_int_equal(r->status, CHK_DONE);
     assert_int_equal(r->nresults, full->nresults);
     for (int i = 0; i < r->nresults; i++)
         assert_int_equal(r->results[i].verdict, full->results[i].verdict);
+    whole(r);
+    assert_int_equal(r->nviolations, full->nviolations);
+    for (int i = 0; i < r->nviolations; i++) {
+        assert_string_equal(r->violations[i].witness,
+                            full->violations[i].witness);
+        assert_string_equal(r->violations[i].witness_json,
+                            full->violations[i].witness_json);
+    }
+    assert_int_equal(r->nerrors, full->nerrors);
 }
 
 /* The n-th allocation fails, for every n up to the last one a check makes,

@@ -78,6 +78,27 @@ static void test_str_failure_is_sticky(void **state)
     base_str_free(&s);
 }
 
+/* A line the collector cannot keep is counted by the caller, and the loss
+   is sticky; the text stays what it was, NUL-terminated. */
+static void test_diag_failure_is_sticky(void **state)
+{
+    BaseDiag d;
+    (void)state;
+    base_diag_init(&d);
+    base_diag_append(&d, "a: error: one");
+    base_mem_fail_after(1);
+    base_diag_append(&d, "a: error: a line long enough to need a larger"
+                         " buffer than the first one had");
+    base_mem_fail_after(0);
+    assert_int_equal(d.failed, 1);
+    assert_string_equal(d.text, "a: error: one\n");
+    base_diag_append(&d, "a: error: three");
+    assert_int_equal(d.failed, 1);
+    assert_string_equal(d.text, "a: error: one\na: error: three\n");
+    base_diag_free(&d);
+    assert_int_equal(d.failed, 0);
+}
+
 static void test_json_escapes(void **state)
 {
     BaseStr s = {0};
@@ -186,6 +207,21 @@ static void test_parse_out_of_memory(void **state)
     assert_true(sweep_parse("big.litmus", s.s, NULL, big) >= 100);
     lit_program_free(big);
     base_str_free(&s);
+    /* A check text longer than a quarter chunk: its copy into the arena
+       is a big block of its own, an allocation that can fail after the
+       text was printed (which must then be freed) */
+    base_str_printf(&s, "test long\npm x[2500] = 0\n"
+                    "kernel k grid 1 block 1 {\n  st x[0], 1\n}\n"
+                    "check crash forall (x == {10000");
+    for (int i = 1; i < 2500; i++)
+        base_str_printf(&s, ", %d", 10000 + i);
+    base_str_printf(&s, "})\n");
+    assert_false(s.failed);
+    big = parse_ok(s.s);
+    assert_true(strlen(big->checks[0].text) > 16 * 1024);
+    sweep_parse("long.litmus", s.s, NULL, big);
+    lit_program_free(big);
+    base_str_free(&s);
     /* -D and --config, and a file full of errors */
     LitDefine defs[] = {{"N", 2}};
     LitConfigSet cs[] = {{"wpq", "volatile"}};
@@ -239,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_grow_overflow_fails),
         cmocka_unit_test(test_fail_injection),
         cmocka_unit_test(test_str_failure_is_sticky),
+        cmocka_unit_test(test_diag_failure_is_sticky),
         cmocka_unit_test(test_json_escapes),
         cmocka_unit_test(test_json_utf8),
         cmocka_unit_test(test_parse_out_of_memory),

@@ -241,7 +241,8 @@ static void test_livelock(void **state)
 }
 
 /* Limits end the check as incomplete, with the reason (the explorer's own
-   limits: no reduction). */
+   limits: no reduction), and the verdict Unknown unless an example was
+   found before the limit. */
 static void test_limits(void **state)
 {
     LitProgram *p = cu_parse(
@@ -254,10 +255,13 @@ static void test_limits(void **state)
     r = cu_run_reduce(p, LIT_EPOCH, &small, 0);
     assert_int_equal(r->status, CHK_INCOMPLETE);
     assert_string_equal(r->reason, "max-states (10) reached");
+    assert_string_equal(cu_verdicts(r), "Unknown");
     chk_report_free(r);
     r = cu_run_reduce(p, LIT_EPOCH, &shallow, 0);
     assert_int_equal(r->status, CHK_INCOMPLETE);
     assert_string_equal(r->reason, "max-steps (3) reached");
+    /* thread 0's two stores fit in 3 steps: the example is found */
+    assert_string_equal(cu_verdicts(r), "Ok");
     chk_report_free(r);
     r = cu_run_reduce(p, LIT_EPOCH, NULL, 0);
     assert_int_equal(r->status, CHK_DONE);
@@ -281,6 +285,9 @@ static void test_pending_limit(void **state)
     r = cu_run(p, LIT_EPOCH);
     assert_int_equal(r->status, CHK_INCOMPLETE);
     assert_string_equal(r->reason, "more than 64 pending persists in one state");
+    /* the example x == 1 was found before the limit: an exists check it
+       answers is Ok, incomplete or not */
+    assert_string_equal(cu_verdicts(r), "Ok");
     chk_report_free(r);
     lit_program_free(p);
 }

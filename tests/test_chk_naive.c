@@ -83,8 +83,8 @@ static void compare(const char *what, const LitProgram *p, int model,
     for (int i = 0; i < a->nresults; i++) {
         if (a->results[i].verdict != b->results[i].verdict) {
             print_error("%s: check %d: %s vs naive %s\n", what, i,
-                        a->results[i].verdict ? "Ok" : "No",
-                        b->results[i].verdict ? "Ok" : "No");
+                        cu_verdict_name(a->results[i].verdict),
+                        cu_verdict_name(b->results[i].verdict));
             fail();
         }
         assert_int_equal(a->results[i].positive, b->results[i].positive);

@@ -540,6 +540,7 @@ static void test_limit(void **state)
         assert_int_equal(r->status, CHK_INCOMPLETE);
         assert_string_equal(r->reason,
                             "hw: more than 64 outstanding write-throughs");
+        assert_string_equal(cu_verdicts(r), "Unknown");
         chk_report_free(r);
     }
     lit_program_free(p);

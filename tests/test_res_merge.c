@@ -202,6 +202,32 @@ static void test_same_run_finishes(void **state)
     free(got);
 }
 
+/* The other order: a finished run met again unfinished stays finished;
+   a test met again with another source text (same name, path, hash and
+   parameters) is the same test, its first source kept; a check met again
+   is not copied twice. */
+static void test_finished_run_stays(void **state)
+{
+    Fixture *fx = *state;
+    char copy[256];
+    fx_path(&fx->d, "copy.db", copy, sizeof copy);
+    merge_ok(copy, fx->in, 1);
+    fx_raw(copy, "UPDATE runs SET finished_at = NULL, status = 'running';"
+                 " UPDATE tests SET source = 'other'");
+    const char *in[] = {fx->in[0], copy};
+    merge_ok(fx->out, in, 2);
+    char *want = dump(fx->in[0], physical, N(physical));
+    char *got = dump(fx->out, physical, N(physical));
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    ResDb *db = fx_open(fx->out, RES_READONLY);
+    assert_csv(db, "SELECT status, count(*) FROM runs, tests"
+                   " WHERE source <> 'other'",
+               "status,count(*)\ndone,2\n");
+    res_close(db);
+}
+
 static void test_bad_inputs_leave_no_output(void **state)
 {
     Fixture *fx = *state;
@@ -411,6 +437,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_idempotent_and_deterministic,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_same_run_finishes, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_finished_run_stays, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bad_inputs_leave_no_output,
                                         setup, teardown),
