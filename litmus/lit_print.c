@@ -150,7 +150,7 @@ int lit_format_instr(const LitProgram *p, const LitBody *b,
     BaseStr s = {0};
     if (b->text) {                      /* PTX: as written there */
         snprintf(buf, len, "%s", b->text[in - b->code]);
-        return;
+        return 0;
     }
     instr(&s, p, b, in);
     int r = base_str_copy(&s, buf, len);
