@@ -11,8 +11,7 @@
 
 #include "harness/harness.h"
 
-/* What a non-regular file is, for the error. */
-static const char *file_kind(mode_t m)
+const char *h_file_kind(mode_t m)
 {
     return S_ISDIR(m) ? "is a directory"
            : S_ISFIFO(m) ? "is a FIFO, not a regular file"
@@ -37,7 +36,7 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
                  : S_ISDIR(st.st_mode)
                      ? "is a directory (gpmc run reads .litmus files;"
                        " gpmc suite DIR checks a directory)"
-                     : file_kind(st.st_mode));
+                     : h_file_kind(st.st_mode));
         close(fd);
         return NULL;
     }

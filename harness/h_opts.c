@@ -295,6 +295,11 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (h_models_parse(v, o->models, &o->nmodels))
                 return unknown_model(cmd, v);
         } else if (!strcmp(a, "--db")) {
+            /* SQLite opens "" and ":memory:" as private temporary
+               databases: everything would be stored and lost at exit. */
+            if (!*v || !strcmp(v, ":memory:"))
+                return usage_error(cmd, "--db needs the name of a file, got"
+                                   " '%s'", v);
             o->db = v;
         } else if (!strcmp(a, "--config") && (allowed & HO_DEFINE)) {
             const char *eq = strchr(v, '=');

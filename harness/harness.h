@@ -8,6 +8,7 @@
 #define GPMC_HARNESS_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "checker/checker.h"
 #include "litmus/litmus.h"
@@ -98,6 +99,9 @@ typedef struct {
    many bytes (DESIGN section 6: bad input is refused, never waited on). */
 #define H_MAX_FILE (4 << 20)
 
+/* What a file of mode m that is not a regular file is, for an error
+   ("is a FIFO, not a regular file"). */
+const char *h_file_kind(mode_t m);
 /* The bytes of a regular file of at most H_MAX_FILE bytes (base_malloc'd,
    NUL-terminated), or NULL with the reason in why. */
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
@@ -146,8 +150,13 @@ int h_cmd_time(int argc, char **argv);
 int h_cmd_parse(int, char **);
 
 /* h_html.c: Graphviz for `report html` (a ResSvgFn), and a file written
-   whole or not at all (through a temporary file and rename). */
+   whole or not at all (through a temporary file and rename). Only a
+   regular file is replaced (a symbolic link's target, the link kept); a
+   directory, device, FIFO or socket at path is refused (H_USAGE, the
+   error printed), never renamed over. h_output_check says so before the
+   work that makes the data. */
 void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs);
+int h_output_check(const char *path);
 int h_write_file(const char *path, const char *data, size_t len);
 
 /* h_query.c: the read side of the results store. `query -` reads at most
