@@ -203,10 +203,10 @@ static void fill_costs(ResCheck *c, const TmCosts *costs, ResCost *cost)
 static int write_check(ResDb *db, int64_t run_id, const HFile *f,
                        const ResCheck *c, int64_t *check_id)
 {
-    if (!res_write_check(db, run_id, c, check_id))
-        return H_OK;
-    fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
-    return H_INTERNAL;
+    int rc = res_write_check(db, run_id, c, check_id);
+    if (rc)
+        fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
+    return H_RES_STATUS(rc);
 }
 
 /* Writes the check; its id and its violations' ids go to ids. */

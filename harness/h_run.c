@@ -29,8 +29,8 @@ static const char *run_help =
     "progress line on stderr: states, states/s, depth, peak memory, time.\n"
     "`--` ends the options.\n";
 
-/* Opens --db and begins the run: H_OK, H_USAGE (cannot open) or
-   H_INTERNAL. Done at the first file that parses, so a run whose files
+/* Opens --db and begins the run: H_OK, H_USAGE (cannot open or write it)
+   or H_INTERNAL. Done at the first file that parses, so a run whose files
    all fail to parse writes nothing, not even the database. */
 static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
                  int64_t *run_id)
@@ -42,15 +42,15 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
         return H_USAGE;
     }
     args = h_argv_string("run", argc, argv);
-    if (res_run_begin(*db, args ? args : "gpmc run", GPMC_VERSION, run_id)) {
+    int rc = res_run_begin(*db, args ? args : "gpmc run", GPMC_VERSION,
+                           run_id);
+    base_free(args);
+    if (rc) {
         fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(*db));
         res_close(*db);
         *db = NULL;
-        base_free(args);
-        return H_INTERNAL;
     }
-    base_free(args);
-    return H_OK;
+    return H_RES_STATUS(rc);
 }
 
 int h_cmd_run(int argc, char **argv)
@@ -58,7 +58,7 @@ int h_cmd_run(int argc, char **argv)
     HOpts o;
     ResDb *db = NULL;
     int64_t run_id = 0;
-    int status = H_OK, first = 1;
+    int status = H_OK, first = 1, stop = 0;
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
                          "run");
     r = h_opts_done(&o, r, "run", run_help, "no input file");
@@ -67,7 +67,7 @@ int h_cmd_run(int argc, char **argv)
     o.progress |= isatty(2);
     if (o.json)
         printf("[");
-    for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {
+    for (int i = 0; i < o.nfiles && !stop; i++) {
         HFile f;
         if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
@@ -89,6 +89,7 @@ int h_cmd_run(int argc, char **argv)
             fflush(stdout);
             if (rc) {
                 status = rc;
+                stop = 1;
                 break;
             }
             if (!res.passed && status == H_OK)

@@ -297,8 +297,9 @@ static void died(Worker *wk, const HFile *files, const Job *jobs,
     wk->job = -1;
 }
 
-/* Runs jobs[0..n) on o->jobs workers; returns H_OK, or H_INTERNAL when a
-   check or a worker failed (no new check is started after that; the
+/* Runs jobs[0..n) on o->jobs workers; returns H_OK, or the status of a
+   check that failed (h_check: H_USAGE when the database is at fault) or
+   H_INTERNAL when a worker did (no new check is started after that; the
    others finish theirs). Each worker has its own result pipe, so the
    parent sees a worker die as the end of that pipe. */
 static int run_parallel(const HFile *files, const Job *jobs, int n,
@@ -358,7 +359,7 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                 status = r.rc;
             r.why[sizeof r.why - 1] = '\0';
             account(pg, jobs[r.job].entry, r.passed, r.rc, r.check_id, r.why);
-            if (next < n && status != H_INTERNAL) {
+            if (next < n && status == H_OK) {
                 dispatch(wk, next++);
                 busy++;
             }
@@ -494,13 +495,14 @@ int h_cmd_suite(int argc, char **argv)
     pg.t0 = now();
     pg.o = &o;
     args = h_argv_string("suite", argc, argv);
-    if (res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION, &run_id)) {
+    if ((r = res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION,
+                           &run_id))) {
         fprintf(stderr, "gpmc suite: error: %s\n", res_errmsg(db));
         res_close(db);
         base_free(args);
         free_paths(&ps);
         h_opts_free(&o);
-        return H_INTERNAL;
+        return H_RES_STATUS(r);
     }
     base_free(args);
     files = base_calloc(ps.n + 1, sizeof *files);
@@ -539,12 +541,13 @@ int h_cmd_suite(int argc, char **argv)
         }
     print_ready(&pg);
     if (o.jobs <= 1) {
-        for (int j = 0; j < njobs && status != H_INTERNAL; j++) {
+        for (int j = 0, stop = 0; j < njobs && !stop; j++) {
             HCheckResult res;
             int rc = h_check(&files[jobs[j].file], &o, o.models[jobs[j].model],
                              db, run_id, NULL, &res);
             if (rc)
                 status = rc;
+            stop = rc != H_OK;
             account(&pg, jobs[j].entry, res.passed, rc, res.check_id,
                     rc ? "gpmc failed checking it" : res.why);
         }

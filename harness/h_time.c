@@ -147,8 +147,9 @@ int h_cmd_time(int argc, char **argv)
                 break;
             }
             nrows++;
-            if (db && h_store_costs(&f, &o, o.models[k], &row->c, db, run_id))
-                status = H_INTERNAL;
+            if (db && (r = h_store_costs(&f, &o, o.models[k], &row->c, db,
+                                         run_id)))
+                status = r;
             if (row->c.status != TM_OK && status == H_OK)
                 status = H_FAIL;
         }

@@ -24,6 +24,11 @@
 
 enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3 };
 
+/* The exit status of a results-store error code: the database's fault
+   (RES_EINPUT: corrupt, unwritable where it lies) is an input error. */
+#define H_RES_STATUS(rc) \
+    ((rc) == RES_OK ? H_OK : (rc) == RES_EINPUT ? H_USAGE : H_INTERNAL)
+
 typedef struct {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -119,7 +124,9 @@ typedef struct {
 } HCheckResult;
 
 /* Checks f under model, stores it in db (if any), prints the report to
-   out (if any; notes and, with o->progress, progress lines to stderr). */
+   out (if any; notes and, with o->progress, progress lines to stderr).
+   H_OK, or the status of an error after which no check should follow
+   (H_USAGE: the database is at fault; H_INTERNAL). */
 int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
             int64_t run_id, FILE *out, HCheckResult *res);
 
