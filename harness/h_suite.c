@@ -42,6 +42,7 @@ typedef struct {
     char **v;
     size_t n, cap;
     int failed;                         /* out of memory */
+    int unreadable;                     /* directories or entries (reported) */
 } Paths;
 
 static void add_path(Paths *ps, const char *p)
@@ -62,30 +63,48 @@ static void free_paths(Paths *ps)
     base_free(ps->v);
 }
 
+/* What cannot be listed is an error, never a directory skipped in
+   silence (a suite that checked none of its files must not pass). */
+static void unreadable(Paths *ps, const char *path, int err)
+{
+    fprintf(stderr, "gpmc suite: error: %s: cannot read: %s\n", path,
+            strerror(err));
+    ps->unreadable++;
+}
+
 /* The .litmus files under dir, recursively. Symbolic links to directories
    are not followed (no cycles); every other entry named *.litmus is taken,
    and h_file_load refuses what is not a regular file (a FIFO is never
-   opened for reading). */
+   opened for reading). Paths are built whole, however long: one cut to a
+   fixed buffer could name its own directory again and never end. */
 static void walk(Paths *ps, const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    if (!d)
+    if (!d) {
+        unreadable(ps, dir, errno);
         return;
-    while ((e = readdir(d))) {
-        char path[4096];
+    }
+    for (errno = 0; (e = readdir(d)); errno = 0) {
         struct stat st;
         size_t n = strlen(e->d_name);
         if (e->d_name[0] == '.')
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st))
-            continue;
-        if (S_ISDIR(st.st_mode))
-            walk(ps, path);
-        else if (n > 7 && !strcmp(e->d_name + n - 7, ".litmus"))
-            add_path(ps, path);
+        BaseStr path = {0};
+        base_str_printf(&path, "%s/%s", dir, e->d_name);
+        if (path.failed) {
+            ps->failed = 1;
+        } else if (lstat(path.s, &st)) {
+            unreadable(ps, path.s, errno);
+        } else if (S_ISDIR(st.st_mode)) {
+            walk(ps, path.s);
+        } else if (n > 7 && !strcmp(e->d_name + n - 7, ".litmus")) {
+            add_path(ps, path.s);
+        }
+        base_str_free(&path);
     }
+    if (errno)
+        unreadable(ps, dir, errno);
     closedir(d);
 }
 
@@ -399,7 +418,8 @@ static int ensure_dir_of(const char *path, char *err, size_t len)
 }
 
 /* The files of the arguments: a directory's .litmus files sorted, the
-   others as given. */
+   others as given. H_USAGE when some argument, directory or entry cannot
+   be read (each reported): nothing is checked then. */
 static int collect(const HOpts *o, Paths *ps)
 {
     for (int i = 0; i < o->nfiles; i++) {
@@ -421,7 +441,7 @@ static int collect(const HOpts *o, Paths *ps)
         fprintf(stderr, "gpmc suite: error: out of memory\n");
         return H_INTERNAL;
     }
-    return H_OK;
+    return ps->unreadable ? H_USAGE : H_OK;
 }
 
 /* With --resume: a check already done for this content, model, config and
