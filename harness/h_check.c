@@ -338,9 +338,24 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
         fprintf(stderr, "gpmc: internal error: %s: %s\n", f->path, err);
         return H_INTERNAL;
     }
+    if (r->status == CHK_ERROR) {
+        fprintf(stderr, "%s: error: %s: %s\n", f->path,
+                lit_model_names[model], r->reason);
+        res->refused = 1;
+        snprintf(res->why, sizeof res->why, "cannot be checked: %s",
+                 r->reason);
+        chk_report_free(r);
+        return H_OK;
+    }
     if (out && o->progress)
         h_progress_end(&pg, r);
-    if (tm_run(f->p, model, H_CHECK_TIME_STEPS, &costs, err, sizeof err)) {
+    /* Interrupted: the check is kept as it stands, not timed. */
+    if (chk_interrupted()) {
+        memset(&costs, 0, sizeof costs);
+        costs.status = TM_LIMIT;
+        snprintf(costs.error, sizeof costs.error, "interrupted");
+    } else if (tm_run(f->p, model, H_CHECK_TIME_STEPS, &costs, err,
+                      sizeof err)) {
         memset(&costs, 0, sizeof costs);
         costs.status = TM_ERROR;
         snprintf(costs.error, sizeof costs.error, "%.150s", err);

@@ -106,7 +106,8 @@ typedef struct {
 static const Opt valued[] = {
     {"--model", 0}, {"--db", 0}, {"--config", HO_DEFINE},
     {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
-    {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
+    {"--max-steps", HO_RUN}, {"--timeout", HO_RUN | HO_TIMEOUT},
+    {"--jobs", HO_SUITE},
     {"--threads", HO_RUN}, {"--max-memory", HO_RUN},
     {"--state", HO_RUN}, {"--shard", HO_SUITE},
 };
@@ -325,7 +326,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                 return usage_error(cmd, "--max-steps must be positive, got '%s'",
                                    v);
             o->chk.max_steps = x;
-        } else if (!strcmp(a, "--timeout") && (allowed & HO_RUN)) {
+        } else if (!strcmp(a, "--timeout") && (allowed & (HO_RUN | HO_TIMEOUT))) {
             char *end;
             double t = strtod(v, &end);
             if (*end || !(t > 0))           /* NaN too */

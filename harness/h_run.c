@@ -65,9 +65,10 @@ int h_cmd_run(int argc, char **argv)
     if (r >= 0)
         return r;
     o.progress |= isatty(2);
+    h_interrupt_catch(1);
     if (o.json)
         printf("[");
-    for (int i = 0; i < o.nfiles && !stop; i++) {
+    for (int i = 0; i < o.nfiles && !stop && !chk_interrupted(); i++) {
         HFile f;
         if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
@@ -78,7 +79,7 @@ int h_cmd_run(int argc, char **argv)
             status = r;
             break;
         }
-        for (int k = 0; k < o.nmodels; k++) {
+        for (int k = 0; k < o.nmodels && !chk_interrupted(); k++) {
             HCheckResult res;
             int rc;
             if (o.json)
@@ -92,15 +93,24 @@ int h_cmd_run(int argc, char **argv)
                 stop = 1;
                 break;
             }
-            if (!res.passed && status == H_OK)
+            if (res.refused)
+                status = H_USAGE;
+            else if (!res.passed && status == H_OK)
                 status = H_FAIL;
         }
         h_file_free(&f);
     }
     if (o.json)
         printf("\n]\n");
+    if (chk_interrupted() && status != H_INTERNAL) {
+        fprintf(stderr, "gpmc run: interrupted: the running check is kept,"
+                " incomplete; no other check was started\n");
+        status = H_INTERRUPTED;
+    }
     if (db) {
-        res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
+        res_run_end(db, run_id, status == H_INTERNAL ? "error"
+                                : status == H_INTERRUPTED ? "interrupted"
+                                : "done");
         res_close(db);
     }
     h_opts_free(&o);

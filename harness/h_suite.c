@@ -121,7 +121,9 @@ typedef struct {
 
 /* What a worker sends back for one job (shorter than PIPE_BUF). */
 typedef struct {
-    int32_t job, passed, rc;
+    int32_t job, passed, refused, rc;
+    int32_t skipped;                    /* not run: the suite was
+                                           interrupted first */
     int64_t check_id;
     char why[160];
 } Result;
@@ -143,6 +145,7 @@ typedef struct {
     Entry *e;
     size_t n, next;
     int total, done, passed, failed, skipped, tty;
+    int refused;                        /* checks that cannot be run */
     const HFile *files;
     const HOpts *o;
     double t0;
@@ -216,18 +219,29 @@ static void worker(int in, int out, int w, const HFile *files, const Job *jobs,
     ResDb *db;
     char err[512];
     int32_t j;
+    ssize_t got;
+    h_interrupt_catch(0);
     if (res_open(dbpath, RES_READWRITE, &db, err, sizeof err)) {
         fprintf(stderr, "gpmc suite: worker %d: %s\n", w, err);
         _exit(H_INTERNAL);
     }
-    while (read(in, &j, sizeof j) == (ssize_t)sizeof j) {
+    while ((got = read(in, &j, sizeof j)) == (ssize_t)sizeof j ||
+           (got < 0 && errno == EINTR)) {
         Result r;
         HCheckResult res;
+        if (got < 0)
+            continue;
         memset(&r, 0, sizeof r);
         r.job = j;
-        r.rc = h_check(&files[jobs[j].file], o, o->models[jobs[j].model], db,
-                       run_id, NULL, &res);
+        /* A job sent as the interrupt came is handed back, not run. */
+        r.skipped = chk_interrupted();
+        if (!r.skipped)
+            r.rc = h_check(&files[jobs[j].file], o, o->models[jobs[j].model],
+                           db, run_id, NULL, &res);
+        else
+            memset(&res, 0, sizeof res);
         r.passed = res.passed;
+        r.refused = res.refused;
         r.check_id = res.check_id;
         snprintf(r.why, sizeof r.why, "%s", res.why);
         if (write(out, &r, sizeof r) != (ssize_t)sizeof r)
@@ -326,6 +340,7 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                         Progress *pg)
 {
     int nw = o->jobs < n ? o->jobs : n, next = 0, busy = 0, status = H_OK;
+    int forwarded = 0;
     Worker *ws = base_calloc((size_t)nw, sizeof *ws);
     struct pollfd *pfd = base_calloc((size_t)nw, sizeof *pfd);
     int *who = base_calloc((size_t)nw, sizeof *who);
@@ -352,7 +367,16 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                 pfd[k].events = POLLIN;
                 who[k++] = w;
             }
-        if (poll(pfd, (nfds_t)k, -1) < 0) {
+        int pr = poll(pfd, (nfds_t)k, -1);
+        /* A SIGINT to this process only (kill -INT) reaches the workers
+           too; they stop their checks and keep them, incomplete. */
+        if (chk_interrupted() && !forwarded) {
+            forwarded = 1;
+            for (int w = 0; w < nw; w++)
+                if (ws[w].job >= 0 && ws[w].pid > 0)
+                    kill(ws[w].pid, SIGINT);
+        }
+        if (pr < 0) {
             if (errno == EINTR)
                 continue;
             status = H_INTERNAL;
@@ -377,8 +401,11 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
             if (r.rc)
                 status = r.rc;
             r.why[sizeof r.why - 1] = '\0';
-            account(pg, jobs[r.job].entry, r.passed, r.rc, r.check_id, r.why);
-            if (next < n && status == H_OK) {
+            pg->refused += r.refused != 0;
+            if (!r.skipped)
+                account(pg, jobs[r.job].entry, r.passed, r.rc, r.check_id,
+                        r.why);
+            if (next < n && status == H_OK && !chk_interrupted()) {
                 dispatch(wk, next++);
                 busy++;
             }
@@ -497,6 +524,7 @@ int h_cmd_suite(int argc, char **argv)
     if (r >= 0)
         return r;
     chk_options_share(&o.chk, o.jobs);
+    h_interrupt_catch(1);
     if ((r = collect(&o, &ps))) {
         free_paths(&ps);
         h_opts_free(&o);
@@ -561,13 +589,15 @@ int h_cmd_suite(int argc, char **argv)
         }
     print_ready(&pg);
     if (o.jobs <= 1) {
-        for (int j = 0, stop = 0; j < njobs && !stop; j++) {
+        for (int j = 0, stop = 0; j < njobs && !stop && !chk_interrupted();
+             j++) {
             HCheckResult res;
             int rc = h_check(&files[jobs[j].file], &o, o.models[jobs[j].model],
                              db, run_id, NULL, &res);
             if (rc)
                 status = rc;
             stop = rc != H_OK;
+            pg.refused += res.refused;
             account(&pg, jobs[j].entry, res.passed, rc, res.check_id,
                     rc ? "gpmc failed checking it" : res.why);
         }
@@ -583,13 +613,21 @@ int h_cmd_suite(int argc, char **argv)
             status = H_INTERNAL;
         }
     }
+    if (chk_interrupted() && status != H_INTERNAL)
+        status = H_INTERRUPTED;
     if (db) {
-        res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
+        res_run_end(db, run_id, status == H_INTERNAL ? "error"
+                                : status == H_INTERRUPTED ? "interrupted"
+                                : "done");
         res_close(db);
     }
     if (pg.tty)
         printf("\n");
     print_failures(&pg);
+    if (status == H_INTERRUPTED)
+        fprintf(stderr, "gpmc suite: interrupted: the running checks are kept,"
+                " incomplete; %d checks were not run (`--resume` runs"
+                " them)\n", pg.total - pg.done);
     printf("%d passed, %d failed", pg.passed, pg.failed);
     if (o.resume)
         printf(", %d skipped (passed before)", pg.skipped);
@@ -603,5 +641,7 @@ int h_cmd_suite(int argc, char **argv)
     base_free(jobs);
     base_free(pg.e);
     h_opts_free(&o);
+    if (status == H_OK && pg.refused)
+        status = H_USAGE;
     return status == H_OK && pg.failed ? H_FAIL : status;
 }

@@ -22,7 +22,9 @@
 
 #define GPMC_VERSION "0.1.0"
 
-enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3 };
+/* H_INTERRUPTED: SIGINT stopped a run or suite (128 + SIGINT, as a shell
+   reports a process killed by it). */
+enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3, H_INTERRUPTED = 130 };
 
 /* The exit status of a results-store error code: the database's fault
    (RES_EINPUT: corrupt, unwritable where it lies) is an input error. */
@@ -37,10 +39,11 @@ typedef struct {
 
 /* h_opts.c: options shared by run, suite and time. */
 /* HO_PARSE: `parse`, which takes -D and --config but no --model/--db;
-   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time). */
+   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time);
+   HO_TIMEOUT: --timeout (run, suite, time). */
 enum {
     HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8, HO_PROGRESS = 16,
-    HO_FORMAT = 32, HO_ANY = 63
+    HO_FORMAT = 32, HO_TIMEOUT = 64, HO_ANY = 127
 };
 
 typedef struct {
@@ -116,9 +119,12 @@ void h_file_free(HFile *f);
 void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
                      size_t len);
 /* What became of one check: whether it passes, its stored id (0 when not
-   stored) and why it fails. */
+   stored) and why it fails. refused: the program cannot be checked under
+   this model (CHK_ERROR: its state is longer than gpmc holds), an input
+   error like a file that does not parse: reported on stderr, nothing
+   printed or stored. */
 typedef struct {
-    int passed;
+    int passed, refused;
     int64_t check_id;
     char why[160];
 } HCheckResult;
@@ -129,6 +135,12 @@ typedef struct {
    (H_USAGE: the database is at fault; H_INTERNAL). */
 int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
             int64_t run_id, FILE *out, HCheckResult *res);
+
+/* h_interrupt.c: run and suite catch SIGINT (once: the first one, a
+   second kills; else every one): the running check stops and is kept,
+   incomplete, and chk_interrupted() tells the command to start no other
+   check. */
+void h_interrupt_catch(int once);
 
 /* h_progress.c: SPIN-pan-like progress lines of one check on stderr. */
 typedef struct {
