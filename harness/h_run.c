@@ -82,11 +82,28 @@ int h_cmd_run(int argc, char **argv)
         for (int k = 0; k < o.nmodels && !chk_interrupted(); k++) {
             HCheckResult res;
             int rc;
-            if (o.json)
-                printf("%s\n", first ? "" : ",");
-            first = 0;
-            /* The report goes out before the next check starts. */
-            rc = h_check(&f, &o, o.models[k], db, run_id, stdout, &res);
+            /* The report goes out before the next check starts; a JSON
+               object through a buffer, so that a check refused (nothing
+               printed) leaves no stray comma. */
+            char *obj = NULL;
+            size_t len = 0;
+            FILE *to = o.json ? open_memstream(&obj, &len) : stdout;
+            if (!to) {
+                fprintf(stderr, "gpmc: error: out of memory\n");
+                status = H_INTERNAL;
+                stop = 1;
+                break;
+            }
+            rc = h_check(&f, &o, o.models[k], db, run_id, to, &res);
+            if (o.json) {
+                fclose(to);
+                if (len) {
+                    printf("%s\n", first ? "" : ",");
+                    fwrite(obj, 1, len, stdout);
+                    first = 0;
+                }
+                free(obj);
+            }
             fflush(stdout);
             if (rc) {
                 status = rc;

@@ -295,6 +295,19 @@ static const struct {
      "not a gpmc results database: its table checks differs from gpmc's"},
 };
 
+/* Merges in into out, and in is left byte for byte as it was. */
+static void merge_keeps_input(const char *out, const char *in)
+{
+    size_t n0, n1;
+    char *bytes = fx_slurp(in, &n0);
+    const char *ins[] = {in};
+    merge_ok(out, ins, 1);
+    char *again = fx_slurp(in, &n1);
+    assert_true(n0 == n1 && !memcmp(bytes, again, n0));
+    free(again);
+    free(bytes);
+}
+
 /* A fresh copy of shard 0 to doctor. */
 static void copy_shard(Fixture *fx, char *path, size_t len)
 {
@@ -346,14 +359,7 @@ static void test_hostile_inputs(void **state)
     copy_shard(fx, old, sizeof old);
     fx_raw(old, "DROP VIEW verdict_matrix;"
                 " CREATE VIEW verdict_matrix AS SELECT 1 AS x");
-    size_t n0, n1;
-    char *bytes = fx_slurp(old, &n0);
-    const char *in[] = {old};
-    merge_ok(fx->out, in, 1);
-    char *again = fx_slurp(old, &n1);
-    assert_true(n0 == n1 && !memcmp(bytes, again, n0));
-    free(again);
-    free(bytes);
+    merge_keeps_input(fx->out, old);
     /* A row that the schema refuses, written past its CHECK constraints
        (a read-only connection's integrity check does not look at them):
        the input's fault, as any other. */
@@ -381,17 +387,11 @@ static void test_earlier_input(void **state)
     Fixture *fx = *state;
     char old[256];
     fx_path(&fx->d, "v1.db", old, sizeof old);
-    size_t n0, n1;
-    char *sql = fx_slurp("tests/data/res/main-v1.sql", &n0);
+    size_t n;
+    char *sql = fx_slurp("tests/data/res/main-v1.sql", &n);
     fx_raw(old, sql);
     free(sql);
-    char *bytes = fx_slurp(old, &n0);
-    const char *in[] = {old};
-    merge_ok(fx->out, in, 1);
-    char *again = fx_slurp(old, &n1);
-    assert_true(n0 == n1 && !memcmp(bytes, again, n0));
-    free(again);
-    free(bytes);
+    merge_keeps_input(fx->out, old);
     ResDb *db = fx_open(fx->out, RES_READONLY);
     char *v = fx_query(db, "SELECT check_id, group_concat(verdict, ' ') AS v"
                        " FROM (SELECT * FROM results ORDER BY check_id,"

@@ -9,12 +9,7 @@
 cd "$T"
 SB=$ROOT/tests/data/naive/sb.litmus
 # 50,000 threads: the second level alone takes minutes.
-cat >wide.litmus <<'LIT'
-test Wide "fifty thousand threads"
-pm x = 0
-kernel k grid 50 block 1000 { st x, 1 }
-check crash forall (x == 0 || x == 1)
-LIT
+cp "$ROOT/tests/data/lit/wide.litmus" .
 mkdir s
 cp "$SB" s/a.litmus
 cp wide.litmus s/b.litmus

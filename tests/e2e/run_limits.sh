@@ -54,6 +54,13 @@ for f in array threads ctas; do
 done
 [ ! -e big.db ] || [ "$(q big.db "SELECT count(*) FROM checks")" = 0 ] ||
     fail "checks were stored for programs too large"
+# --json: the refused check leaves no object (nor a stray comma)
+expect_rc 2 "$GPMC" run array.litmus "$ROOT/tests/data/naive/sb.litmus" \
+    --model strict,epoch --json
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["model"] for c in d] == ["strict", "epoch"], d' out ||
+    fail "run --json with refused checks: $(head -c 300 out)"
 # in a suite: failed, with the reason, and exit 2; a good file still runs
 mkdir s
 cp array.litmus "$ROOT/tests/data/naive/sb.litmus" s/
@@ -75,12 +82,7 @@ assert_grep "time of a state too large" \
 
 # --timeout within one state: 50,000 threads, each a successor of the
 # first state.
-cat >wide.litmus <<'LIT'
-test Wide "fifty thousand threads"
-pm x = 0
-kernel k grid 50 block 1000 { st x, 1 }
-check crash forall (x == 0 || x == 1)
-LIT
+cp "$ROOT/tests/data/lit/wide.litmus" .
 for th in 1 2; do
     start=$(date +%s)
     expect_rc 1 "$GPMC" run wide.litmus --model strict --timeout 1 --threads $th
