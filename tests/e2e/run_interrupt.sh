@@ -9,7 +9,7 @@
 cd "$T"
 SB=$ROOT/tests/data/naive/sb.litmus
 # 50,000 threads: the second level alone takes minutes.
-cp "$ROOT/tests/data/lit/wide.litmus" .
+cp "$ROOT/tests/data/e2e/wide.litmus" .
 mkdir s
 cp "$SB" s/a.litmus
 cp wide.litmus s/b.litmus

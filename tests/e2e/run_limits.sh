@@ -82,7 +82,7 @@ assert_grep "time of a state too large" \
 
 # --timeout within one state: 50,000 threads, each a successor of the
 # first state.
-cp "$ROOT/tests/data/lit/wide.litmus" .
+cp "$ROOT/tests/data/e2e/wide.litmus" .
 for th in 1 2; do
     start=$(date +%s)
     expect_rc 1 "$GPMC" run wide.litmus --model strict --timeout 1 --threads $th
