@@ -105,8 +105,14 @@ asan: deps
 # tests/fuzz/seeds (the corpus it grows stays in build-fuzz/); a crash is
 # written to build-fuzz/ and ends the run with an error. Add each as a
 # regression input under tests/fuzz/regress (replayed by `make test`).
+# FUZZ_TIMEOUT is libFuzzer's limit for one input (its default, 30 s, was
+# met by a 0.5 s seed on a loaded machine): fuzz_check bounds its own work
+# per input to FUZZ_INPUT_S seconds of explorations (tests/fuzz/
+# fuzz_check.c), so only a hang passes FUZZ_TIMEOUT.
 FUZZ_CC   ?= clang
 FUZZ_TIME ?= 120
+FUZZ_TIMEOUT ?= 300
+FUZZ_INPUT_S ?= 10
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 FUZZ_TARGETS := fuzz_parse fuzz_check
@@ -122,8 +128,10 @@ fuzz: deps
 	    build-fuzz/libgpmc.a $(LDLIBS); \
 	  mkdir -p build-fuzz/corpus-$$t; \
 	  echo "== $$t for $(FUZZ_TIME) s"; \
-	  $(SAN_ENV) nice -n 10 build-fuzz/$$t -max_total_time=$(FUZZ_TIME) \
-	    -timeout=30 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+	  $(SAN_ENV) GPMC_FUZZ_INPUT_S=$(FUZZ_INPUT_S) nice -n 10 \
+	    build-fuzz/$$t -max_total_time=$(FUZZ_TIME) \
+	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=4096 \
+	    -print_final_stats=1 \
 	    -dict=tests/fuzz/litmus.dict \
 	    -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t \
 	    tests/fuzz/seeds tests/fuzz/regress; \

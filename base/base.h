@@ -62,6 +62,8 @@ void base_str_json(BaseStr *s, const char *text);
 int base_str_copy(const BaseStr *s, char *buf, size_t len);
 /* Empties s for reuse, keeping its buffer and its failure. */
 void base_str_clear(BaseStr *s);
+/* Cuts s back to its first len (<= s->len) bytes. */
+void base_str_truncate(BaseStr *s, size_t len);
 void base_str_free(BaseStr *s);
 
 /* ---- arena: one per lifetime, freed at once ---------------------------- */

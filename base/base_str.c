@@ -108,9 +108,15 @@ int base_str_copy(const BaseStr *s, char *buf, size_t len)
 
 void base_str_clear(BaseStr *s)
 {
-    s->len = 0;
+    base_str_truncate(s, 0);
+}
+
+void base_str_truncate(BaseStr *s, size_t len)
+{
+    assert(len <= s->len);
+    s->len = len;
     if (s->s)
-        s->s[0] = '\0';
+        s->s[len] = '\0';
 }
 
 void base_str_free(BaseStr *s)

@@ -73,10 +73,26 @@ typedef struct {
 } ChkOptions;
 
 void chk_options_default(ChkOptions *o);
+
+/* Interrupting checks (SIGINT, as SPIN's pan does): chk_interrupt sets a
+   process-wide flag (async-signal-safe: one lock-free atomic store) that
+   every running check polls with its timeout: every 1024 states visited
+   and every 256 successors of one state. A check that sees it stops
+   exploring and ends incomplete, reason "interrupted", with the outcomes,
+   verdicts (Unknown unless a witness decides, DESIGN section 3) and
+   statistics of what it explored; its witnesses are still built. A check
+   that starts while the flag is set stops at its first poll. */
+void chk_interrupt(void);
+int chk_interrupted(void);
 /* For `jobs` checks running at once (`suite --jobs`): default thread count
    and memory budget divided among them; values set explicitly stay. */
 void chk_options_share(ChkOptions *o, int jobs);
 
+/* CHK_ERROR: the program cannot be checked under this model at all (a
+   state longer than the stores hold, STO_MAX_WORDS, or than the model's
+   layout allows), known before anything is explored; `reason` says why,
+   and the report has no results. An input limit, not a limit met while
+   exploring (CHK_INCOMPLETE). */
 typedef enum { CHK_DONE, CHK_INCOMPLETE, CHK_ERROR } ChkStatus;
 extern const char *const chk_status_names[3];     /* done incomplete error */
 

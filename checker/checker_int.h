@@ -347,9 +347,17 @@ void chk_limit(ChkRun *R, const char *reason);
 /* Ends the check for lack of memory (the budget's reason if it was the
    budget). */
 void chk_fail(ChkRun *R);
-/* Calls the progress hook about once a second; applies the timeout
-   (not to replays: witnesses are built after it). */
+/* Calls the progress hook about once a second; applies the timeout and
+   an interrupt (chk_interrupt) as limits (not to replays: witnesses are
+   built after them). */
 void chk_tick(ChkRun *R);
+/* Whether chk_tick would end the check now (past the timeout, or
+   interrupted): a read any thread may make. */
+int chk_must_stop(const ChkRun *R);
+/* Successors of one state between two chk_must_stop polls (a power of
+   two): a state with 50,000 successors took 8 s of CPU, and a timeout of
+   2 s waited for all of them. */
+#define CHK_POLL_SUCCS 256
 /* Counts a state visited or re-expanded, and ticks at every 1024th: by
    the work of all explorations together, so that thousands of small
    recoveries (each far below 1024 states) tick as one large exploration

@@ -4,10 +4,47 @@
  * and the progress reports, and the runtime errors of the program with
  * the fewest steps that reach each.
  */
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "checker/checker_int.h"
+
+/* Set from a signal handler: only a lock-free atomic is safe there. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "chk_interrupt needs a lock-free"
+               " atomic int");
+static _Atomic int interrupted;
+
+void chk_interrupt(void)
+{
+    atomic_store(&interrupted, 1);
+}
+
+int chk_interrupted(void)
+{
+    return atomic_load(&interrupted);
+}
+
+/* Why the check must stop now, or NULL. */
+static const char *stop_reason(const ChkRun *R, double now, char *msg,
+                               size_t len)
+{
+    if (R->replay)
+        return NULL;
+    if (atomic_load_explicit(&interrupted, memory_order_relaxed))
+        return "interrupted";
+    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s) {
+        snprintf(msg, len, "timeout (%gs)", R->o.timeout_s);
+        return msg;
+    }
+    return NULL;
+}
+
+int chk_must_stop(const ChkRun *R)
+{
+    char msg[64];
+    return stop_reason(R, chk_now(), msg, sizeof msg) != NULL;
+}
 
 void chk_limit(ChkRun *R, const char *reason)
 {
@@ -52,11 +89,10 @@ void chk_tick(ChkRun *R)
         pg.elapsed_s = now - R->t0;
         R->o.progress(R->o.progress_ctx, &pg);
     }
-    if (R->o.timeout_s > 0 && now - R->t0 > R->o.timeout_s && !R->replay) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "timeout (%gs)", R->o.timeout_s);
-        chk_limit(R, msg);
-    }
+    char msg[64];
+    const char *why = stop_reason(R, now, msg, sizeof msg);
+    if (why)
+        chk_limit(R, why);
 }
 
 uint32_t chk_error_id(ChkRun *R, const MdlError *e, int recovery)

@@ -166,7 +166,7 @@ static void add_all(Bfs *b, ChkWorker *w, Held *q)
         add_held(b, w, q);
 }
 
-static void on_succ(void *ctx, uint32_t step, const MdlState *s)
+static int on_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     Exp *x = ctx;
     Bfs *b = x->b;
@@ -177,8 +177,15 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
     (void)step;
     if (!x->w)
         R->transitions++;
+    /* The timeout and an interrupt, within one state's successors too;
+       one thread applies the limit (chk_tick), the others stop. */
+    if ((k & (CHK_POLL_SUCCS - 1)) == CHK_POLL_SUCCS - 1 && chk_must_stop(R)) {
+        if (!x->w)
+            chk_tick(R);
+        atomic_store(&b->stop, 1);
+    }
     if (atomic_load_explicit(&b->stop, memory_order_relaxed))
-        return;
+        return 1;
     if ((int64_t)b->depth + 1 > R->o.max_steps) {
         MdlError e;
         memset(&e, 0, sizeof e);
@@ -187,18 +194,19 @@ static void on_succ(void *ctx, uint32_t step, const MdlState *s)
         snprintf(e.msg, sizeof e.msg, "max-steps (%lld) reached",
                  (long long)R->o.max_steps);
         expansion_limit(x, &e);
-        return;
+        return 0;
     }
     if (q->nheld == HELD)
         add_held(b, x->w, q);
     h = (q->first + q->nheld) & (HELD - 1);
     if (sto_store_encode(&b->sp->store, x->c, x->cur, s, &q->root[h])) {
         fail(b, x->w);
-        return;
+        return 1;
     }
     q->from[h] = x->i;
     q->kth[h] = k;
     q->nheld++;
+    return 0;
 }
 
 static void on_err(void *ctx, uint32_t step, const MdlError *e)
@@ -346,7 +354,9 @@ static void expansions(Bfs *b, int t)
         e = b->hi - a < CHUNK ? b->hi : a + CHUNK;
         q.nheld = q.first = 0;
         sto_gate_enter(&R->gate);
-        for (uint32_t i = a; i < e && !w->failed; i++) {
+        for (uint32_t i = a; i < e && !w->failed &&
+                             !atomic_load_explicit(&b->stop,
+                                                   memory_order_relaxed); i++) {
             sto_store_get(&b->sp->store, &w->cur, i, &w->s);
             ahead(b, i);
             b->moved[i - b->lo] = expand(b, w, w->m, &w->cur, &w->s, i, &q);
@@ -591,6 +601,10 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             serial_level(&b);
         }
         if (atomic_load(&b.stop)) {
+            /* A worker that stopped for the timeout or an interrupt left
+               the limit to this thread. */
+            if (!halted(&b) && chk_must_stop(R))
+                chk_tick(R);
             if (!halted(&b))            /* else a limit stopped it */
                 chk_fail(R);
             break;

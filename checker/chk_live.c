@@ -29,14 +29,15 @@ typedef struct {
     int found;
 } Live;
 
-static void live_succ(void *ctx, uint32_t step, const MdlState *s)
+static int live_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     Live *l = ctx;
     uint32_t id;
     (void)step;
-    if (!l->found && !sto_store_find(&l->sp->store, l->c, l->cur, s, &id) &&
+    if (!sto_store_find(&l->sp->store, l->c, l->cur, s, &id) &&
         (l->can[id >> 6] >> (id & 63) & 1))
         l->found = 1;
+    return l->found;
 }
 
 static void live_err(void *ctx, uint32_t step, const MdlError *e)

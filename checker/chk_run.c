@@ -429,8 +429,18 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     rep->arena = R.arena;
     rep->model = o->model;
     R.m = mdl_new(p, o->model, chk_model_mode(o), merr, sizeof merr);
+    /* A state longer than the stores hold is known before anything is
+       explored: the program cannot be checked under this model (an input
+       limit, CHK_ERROR), not a check cut short. */
+    if (R.m && mdl_max_words(R.m) > STO_MAX_WORDS) {
+        snprintf(merr, sizeof merr, "a state would need %u words, more than"
+                 " the %u the state store holds: too large to explore",
+                 mdl_max_words(R.m), STO_MAX_WORDS);
+        mdl_free(R.m);
+        R.m = NULL;
+    }
     if (!R.m) {
-        rep->status = CHK_ERROR;
+        rep->status = strcmp(merr, MDL_OOM) ? CHK_ERROR : CHK_INCOMPLETE;
         rep->reason = base_arena_strdup(R.arena, merr);
         rep->notes = "";
         rep->errors = base_arena_alloc(R.arena, sizeof *rep->errors);

@@ -90,13 +90,14 @@ typedef struct {
     uint32_t step;
 } Find;
 
-static void find_succ(void *ctx, uint32_t step, const MdlState *s)
+static int find_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     Find *f = ctx;
-    if (f->step != MDL_STEP_NONE || s->len != f->child->len ||
+    if (s->len != f->child->len ||
         memcmp(s->w, f->child->w, s->len * sizeof *s->w))
-        return;
+        return 0;
     f->step = step;
+    return 1;
 }
 
 static void no_err(void *ctx, uint32_t step, const MdlError *e)

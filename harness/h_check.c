@@ -11,8 +11,7 @@
 
 #include "harness/harness.h"
 
-/* What a non-regular file is, for the error. */
-static const char *file_kind(mode_t m)
+const char *h_file_kind(mode_t m)
 {
     return S_ISDIR(m) ? "is a directory"
            : S_ISFIFO(m) ? "is a FIFO, not a regular file"
@@ -37,7 +36,7 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
                  : S_ISDIR(st.st_mode)
                      ? "is a directory (gpmc run reads .litmus files;"
                        " gpmc suite DIR checks a directory)"
-                     : file_kind(st.st_mode));
+                     : h_file_kind(st.st_mode));
         close(fd);
         return NULL;
     }
@@ -212,10 +211,10 @@ static void fill_costs(ResCheck *c, const TmCosts *costs, ResCost *cost)
 static int write_check(ResDb *db, int64_t run_id, const HFile *f,
                        const ResCheck *c, int64_t *check_id)
 {
-    if (!res_write_check(db, run_id, c, check_id))
-        return H_OK;
-    fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
-    return H_INTERNAL;
+    int rc = res_write_check(db, run_id, c, check_id);
+    if (rc)
+        fprintf(stderr, "gpmc: error: %s: %s\n", f->path, res_errmsg(db));
+    return H_RES_STATUS(rc);
 }
 
 /* Writes the check; its id and its violations' ids go to ids. */
@@ -347,9 +346,24 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
         fprintf(stderr, "gpmc: internal error: %s: %s\n", f->path, err);
         return H_INTERNAL;
     }
+    if (r->status == CHK_ERROR) {
+        fprintf(stderr, "%s: error: %s: %s\n", f->path,
+                lit_model_names[model], r->reason);
+        res->refused = 1;
+        snprintf(res->why, sizeof res->why, "cannot be checked: %s",
+                 r->reason);
+        chk_report_free(r);
+        return H_OK;
+    }
     if (out && o->progress)
         h_progress_end(&pg, r);
-    if (tm_run(f->p, model, H_CHECK_TIME_STEPS, &costs, err, sizeof err)) {
+    /* Interrupted: the check is kept as it stands, not timed. */
+    if (chk_interrupted()) {
+        memset(&costs, 0, sizeof costs);
+        costs.status = TM_LIMIT;
+        snprintf(costs.error, sizeof costs.error, "interrupted");
+    } else if (tm_run(f->p, model, H_CHECK_TIME_STEPS, &costs, err,
+                      sizeof err)) {
         memset(&costs, 0, sizeof costs);
         costs.status = TM_ERROR;
         snprintf(costs.error, sizeof costs.error, "%.150s", err);

@@ -118,10 +118,56 @@ void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
         close(out);
 }
 
+/* The file h_write_file replaces for path: path itself, or the file a
+   symbolic link names (so the link stays), in real; H_USAGE after printing
+   why when that is not a regular file or a file still to be made. */
+static int output_target(const char *path, char *real, size_t len)
+{
+    struct stat sb;
+    const char *why = NULL;
+    if (lstat(path, &sb) != 0) {
+        if (errno != ENOENT)
+            why = strerror(errno);
+    } else if (S_ISLNK(sb.st_mode)) {
+        char *r = realpath(path, NULL);
+        if (!r)
+            why = errno == ENOENT ? "is a symbolic link to nothing"
+                                  : strerror(errno);
+        else if (stat(r, &sb) != 0 || !S_ISREG(sb.st_mode))
+            why = "is a symbolic link to something not a regular file";
+        else if (strlen(r) >= len)
+            why = strerror(ENAMETOOLONG);
+        if (!why) {
+            memcpy(real, r, strlen(r) + 1);
+            free(r);
+            return H_OK;
+        }
+        free(r);
+    } else if (!S_ISREG(sb.st_mode)) {
+        why = h_file_kind(sb.st_mode);
+    }
+    if (!why && strlen(path) >= len)
+        why = strerror(ENAMETOOLONG);
+    if (why) {
+        fprintf(stderr, "gpmc: error: %s: %s\n", path, why);
+        return H_USAGE;
+    }
+    memcpy(real, path, strlen(path) + 1);
+    return H_OK;
+}
+
+int h_output_check(const char *path)
+{
+    char real[4096];
+    return output_target(path, real, sizeof real);
+}
+
 int h_write_file(const char *path, const char *data, size_t len)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    char real[4096], tmp[4096 + 16];
+    if (output_target(path, real, sizeof real))
+        return H_USAGE;
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", real);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         fprintf(stderr, "gpmc: error: %s: %s\n", path, strerror(errno));
@@ -132,7 +178,7 @@ int h_write_file(const char *path, const char *data, size_t len)
     umask(mask);
     int bad = fchmod(fd, 0666 & ~mask) || write_all(fd, data, len);
     bad |= close(fd) != 0;
-    if (bad || rename(tmp, path)) {
+    if (bad || rename(tmp, real)) {
         fprintf(stderr, "gpmc: error: %s: %s\n", path, strerror(errno));
         unlink(tmp);
         return H_USAGE;

@@ -106,7 +106,8 @@ typedef struct {
 static const Opt valued[] = {
     {"--model", 0}, {"--db", 0}, {"--config", HO_DEFINE},
     {"--crash-depth", HO_RUN}, {"--max-states", HO_RUN},
-    {"--max-steps", HO_RUN}, {"--timeout", HO_RUN}, {"--jobs", HO_SUITE},
+    {"--max-steps", HO_RUN}, {"--timeout", HO_RUN | HO_TIMEOUT},
+    {"--jobs", HO_SUITE},
     {"--threads", HO_RUN}, {"--max-memory", HO_RUN},
     {"--state", HO_RUN}, {"--shard", HO_SUITE},
 };
@@ -295,6 +296,11 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
             if (h_models_parse(v, o->models, &o->nmodels))
                 return unknown_model(cmd, v);
         } else if (!strcmp(a, "--db")) {
+            /* SQLite opens "" and ":memory:" as private temporary
+               databases: everything would be stored and lost at exit. */
+            if (!*v || !strcmp(v, ":memory:"))
+                return usage_error(cmd, "--db needs the name of a file, got"
+                                   " '%s'", v);
             o->db = v;
         } else if (!strcmp(a, "--config") && (allowed & HO_DEFINE)) {
             const char *eq = strchr(v, '=');
@@ -320,7 +326,7 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
                 return usage_error(cmd, "--max-steps must be positive, got '%s'",
                                    v);
             o->chk.max_steps = x;
-        } else if (!strcmp(a, "--timeout") && (allowed & HO_RUN)) {
+        } else if (!strcmp(a, "--timeout") && (allowed & (HO_RUN | HO_TIMEOUT))) {
             char *end;
             double t = strtod(v, &end);
             if (*end || !(t > 0))           /* NaN too */

@@ -230,7 +230,7 @@ int h_cmd_query(int argc, char **argv)
 }
 
 /* `report html`: the page to -o FILE (written whole, or not at all) or to
-   standard output. */
+   standard output (no -o, or -o -). */
 static int report_html(ResDb *db, const char *output, const char *bench)
 {
     ResHtmlOptions ho = {h_svg_render, NULL, bench};
@@ -276,6 +276,10 @@ int h_cmd_report(int argc, char **argv)
                                          " for the other reports");
     if (!html && output)
         return usage_error(usage_report, "report: -o is for report html");
+    if (output && !strcmp(output, "-"))
+        output = NULL;
+    if (output && (st = h_output_check(output)))
+        return st;
     ResDb *db;
     if ((st = open_db(path, &db)))
         return st;

@@ -29,8 +29,8 @@ static const char *run_help =
     "progress line on stderr: states, states/s, depth, peak memory, time.\n"
     "`--` ends the options.\n";
 
-/* Opens --db and begins the run: H_OK, H_USAGE (cannot open) or
-   H_INTERNAL. Done at the first file that parses, so a run whose files
+/* Opens --db and begins the run: H_OK, H_USAGE (cannot open or write it)
+   or H_INTERNAL. Done at the first file that parses, so a run whose files
    all fail to parse writes nothing, not even the database. */
 static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
                  int64_t *run_id)
@@ -42,15 +42,15 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
         return H_USAGE;
     }
     args = h_argv_string("run", argc, argv);
-    if (res_run_begin(*db, args ? args : "gpmc run", GPMC_VERSION, run_id)) {
+    int rc = res_run_begin(*db, args ? args : "gpmc run", GPMC_VERSION,
+                           run_id);
+    base_free(args);
+    if (rc) {
         fprintf(stderr, "gpmc run: error: %s\n", res_errmsg(*db));
         res_close(*db);
         *db = NULL;
-        base_free(args);
-        return H_INTERNAL;
     }
-    base_free(args);
-    return H_OK;
+    return H_RES_STATUS(rc);
 }
 
 int h_cmd_run(int argc, char **argv)
@@ -58,16 +58,17 @@ int h_cmd_run(int argc, char **argv)
     HOpts o;
     ResDb *db = NULL;
     int64_t run_id = 0;
-    int status = H_OK, first = 1;
+    int status = H_OK, first = 1, stop = 0;
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
                          "run");
     r = h_opts_done(&o, r, "run", run_help, "no input file");
     if (r >= 0)
         return r;
     o.progress |= isatty(2);
+    h_interrupt_catch(1);
     if (o.json)
         printf("[");
-    for (int i = 0; i < o.nfiles && status != H_INTERNAL; i++) {
+    for (int i = 0; i < o.nfiles && !stop && !chk_interrupted(); i++) {
         HFile f;
         if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
@@ -78,28 +79,55 @@ int h_cmd_run(int argc, char **argv)
             status = r;
             break;
         }
-        for (int k = 0; k < o.nmodels; k++) {
+        for (int k = 0; k < o.nmodels && !chk_interrupted(); k++) {
             HCheckResult res;
             int rc;
-            if (o.json)
-                printf("%s\n", first ? "" : ",");
-            first = 0;
-            /* The report goes out before the next check starts. */
-            rc = h_check(&f, &o, o.models[k], db, run_id, stdout, &res);
+            /* The report goes out before the next check starts; a JSON
+               object through a buffer, so that a check refused (nothing
+               printed) leaves no stray comma. */
+            char *obj = NULL;
+            size_t len = 0;
+            FILE *to = o.json ? open_memstream(&obj, &len) : stdout;
+            if (!to) {
+                fprintf(stderr, "gpmc: error: out of memory\n");
+                status = H_INTERNAL;
+                stop = 1;
+                break;
+            }
+            rc = h_check(&f, &o, o.models[k], db, run_id, to, &res);
+            if (o.json) {
+                fclose(to);
+                if (len) {
+                    printf("%s\n", first ? "" : ",");
+                    fwrite(obj, 1, len, stdout);
+                    first = 0;
+                }
+                free(obj);
+            }
             fflush(stdout);
             if (rc) {
                 status = rc;
+                stop = 1;
                 break;
             }
-            if (!res.passed && status == H_OK)
+            if (res.refused)
+                status = H_USAGE;
+            else if (!res.passed && status == H_OK)
                 status = H_FAIL;
         }
         h_file_free(&f);
     }
     if (o.json)
         printf("\n]\n");
+    if (chk_interrupted() && status != H_INTERNAL) {
+        fprintf(stderr, "gpmc run: interrupted: the running check is kept,"
+                " incomplete; no other check was started\n");
+        status = H_INTERRUPTED;
+    }
     if (db) {
-        res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
+        res_run_end(db, run_id, status == H_INTERNAL ? "error"
+                                : status == H_INTERRUPTED ? "interrupted"
+                                : "done");
         res_close(db);
     }
     h_opts_free(&o);

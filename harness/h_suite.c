@@ -42,6 +42,7 @@ typedef struct {
     char **v;
     size_t n, cap;
     int failed;                         /* out of memory */
+    int unreadable;                     /* directories or entries (reported) */
 } Paths;
 
 static void add_path(Paths *ps, const char *p)
@@ -62,30 +63,48 @@ static void free_paths(Paths *ps)
     base_free(ps->v);
 }
 
+/* What cannot be listed is an error, never a directory skipped in
+   silence (a suite that checked none of its files must not pass). */
+static void unreadable(Paths *ps, const char *path, int err)
+{
+    fprintf(stderr, "gpmc suite: error: %s: cannot read: %s\n", path,
+            strerror(err));
+    ps->unreadable++;
+}
+
 /* The .litmus files under dir, recursively. Symbolic links to directories
    are not followed (no cycles); every other entry named *.litmus is taken,
    and h_file_load refuses what is not a regular file (a FIFO is never
-   opened for reading). */
+   opened for reading). Paths are built whole, however long: one cut to a
+   fixed buffer could name its own directory again and never end. */
 static void walk(Paths *ps, const char *dir)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    if (!d)
+    if (!d) {
+        unreadable(ps, dir, errno);
         return;
-    while ((e = readdir(d))) {
-        char path[4096];
+    }
+    for (errno = 0; (e = readdir(d)); errno = 0) {
         struct stat st;
         size_t n = strlen(e->d_name);
         if (e->d_name[0] == '.')
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st))
-            continue;
-        if (S_ISDIR(st.st_mode))
-            walk(ps, path);
-        else if (n > 7 && !strcmp(e->d_name + n - 7, ".litmus"))
-            add_path(ps, path);
+        BaseStr path = {0};
+        base_str_printf(&path, "%s/%s", dir, e->d_name);
+        if (path.failed) {
+            ps->failed = 1;
+        } else if (lstat(path.s, &st)) {
+            unreadable(ps, path.s, errno);
+        } else if (S_ISDIR(st.st_mode)) {
+            walk(ps, path.s);
+        } else if (n > 7 && !strcmp(e->d_name + n - 7, ".litmus")) {
+            add_path(ps, path.s);
+        }
+        base_str_free(&path);
     }
+    if (errno)
+        unreadable(ps, dir, errno);
     closedir(d);
 }
 
@@ -102,7 +121,9 @@ typedef struct {
 
 /* What a worker sends back for one job (shorter than PIPE_BUF). */
 typedef struct {
-    int32_t job, passed, rc;
+    int32_t job, passed, refused, rc;
+    int32_t skipped;                    /* not run: the suite was
+                                           interrupted first */
     int64_t check_id;
     char why[160];
 } Result;
@@ -124,6 +145,7 @@ typedef struct {
     Entry *e;
     size_t n, next;
     int total, done, passed, failed, skipped, tty;
+    int refused;                        /* checks that cannot be run */
     const HFile *files;
     const HOpts *o;
     double t0;
@@ -197,18 +219,29 @@ static void worker(int in, int out, int w, const HFile *files, const Job *jobs,
     ResDb *db;
     char err[512];
     int32_t j;
+    ssize_t got;
+    h_interrupt_catch(0);
     if (res_open(dbpath, RES_READWRITE, &db, err, sizeof err)) {
         fprintf(stderr, "gpmc suite: worker %d: %s\n", w, err);
         _exit(H_INTERNAL);
     }
-    while (read(in, &j, sizeof j) == (ssize_t)sizeof j) {
+    while ((got = read(in, &j, sizeof j)) == (ssize_t)sizeof j ||
+           (got < 0 && errno == EINTR)) {
         Result r;
         HCheckResult res;
+        if (got < 0)
+            continue;
         memset(&r, 0, sizeof r);
         r.job = j;
-        r.rc = h_check(&files[jobs[j].file], o, o->models[jobs[j].model], db,
-                       run_id, NULL, &res);
+        /* A job sent as the interrupt came is handed back, not run. */
+        r.skipped = chk_interrupted();
+        if (!r.skipped)
+            r.rc = h_check(&files[jobs[j].file], o, o->models[jobs[j].model],
+                           db, run_id, NULL, &res);
+        else
+            memset(&res, 0, sizeof res);
         r.passed = res.passed;
+        r.refused = res.refused;
         r.check_id = res.check_id;
         snprintf(r.why, sizeof r.why, "%s", res.why);
         if (write(out, &r, sizeof r) != (ssize_t)sizeof r)
@@ -297,8 +330,9 @@ static void died(Worker *wk, const HFile *files, const Job *jobs,
     wk->job = -1;
 }
 
-/* Runs jobs[0..n) on o->jobs workers; returns H_OK, or H_INTERNAL when a
-   check or a worker failed (no new check is started after that; the
+/* Runs jobs[0..n) on o->jobs workers; returns H_OK, or the status of a
+   check that failed (h_check: H_USAGE when the database is at fault) or
+   H_INTERNAL when a worker did (no new check is started after that; the
    others finish theirs). Each worker has its own result pipe, so the
    parent sees a worker die as the end of that pipe. */
 static int run_parallel(const HFile *files, const Job *jobs, int n,
@@ -306,6 +340,7 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                         Progress *pg)
 {
     int nw = o->jobs < n ? o->jobs : n, next = 0, busy = 0, status = H_OK;
+    int forwarded = 0;
     Worker *ws = base_calloc((size_t)nw, sizeof *ws);
     struct pollfd *pfd = base_calloc((size_t)nw, sizeof *pfd);
     int *who = base_calloc((size_t)nw, sizeof *who);
@@ -332,7 +367,16 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
                 pfd[k].events = POLLIN;
                 who[k++] = w;
             }
-        if (poll(pfd, (nfds_t)k, -1) < 0) {
+        int pr = poll(pfd, (nfds_t)k, -1);
+        /* A SIGINT to this process only (kill -INT) reaches the workers
+           too; they stop their checks and keep them, incomplete. */
+        if (chk_interrupted() && !forwarded) {
+            forwarded = 1;
+            for (int w = 0; w < nw; w++)
+                if (ws[w].job >= 0 && ws[w].pid > 0)
+                    kill(ws[w].pid, SIGINT);
+        }
+        if (pr < 0) {
             if (errno == EINTR)
                 continue;
             status = H_INTERNAL;
@@ -357,8 +401,11 @@ static int run_parallel(const HFile *files, const Job *jobs, int n,
             if (r.rc)
                 status = r.rc;
             r.why[sizeof r.why - 1] = '\0';
-            account(pg, jobs[r.job].entry, r.passed, r.rc, r.check_id, r.why);
-            if (next < n && status != H_INTERNAL) {
+            pg->refused += r.refused != 0;
+            if (!r.skipped)
+                account(pg, jobs[r.job].entry, r.passed, r.rc, r.check_id,
+                        r.why);
+            if (next < n && status == H_OK && !chk_interrupted()) {
                 dispatch(wk, next++);
                 busy++;
             }
@@ -398,7 +445,8 @@ static int ensure_dir_of(const char *path, char *err, size_t len)
 }
 
 /* The files of the arguments: a directory's .litmus files sorted, the
-   others as given. */
+   others as given. H_USAGE when some argument, directory or entry cannot
+   be read (each reported): nothing is checked then. */
 static int collect(const HOpts *o, Paths *ps)
 {
     for (int i = 0; i < o->nfiles; i++) {
@@ -420,7 +468,7 @@ static int collect(const HOpts *o, Paths *ps)
         fprintf(stderr, "gpmc suite: error: out of memory\n");
         return H_INTERNAL;
     }
-    return H_OK;
+    return ps->unreadable ? H_USAGE : H_OK;
 }
 
 /* With --resume: a check already done for this content, model, config and
@@ -476,6 +524,7 @@ int h_cmd_suite(int argc, char **argv)
     if (r >= 0)
         return r;
     chk_options_share(&o.chk, o.jobs);
+    h_interrupt_catch(1);
     if ((r = collect(&o, &ps))) {
         free_paths(&ps);
         h_opts_free(&o);
@@ -494,13 +543,14 @@ int h_cmd_suite(int argc, char **argv)
     pg.t0 = now();
     pg.o = &o;
     args = h_argv_string("suite", argc, argv);
-    if (res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION, &run_id)) {
+    if ((r = res_run_begin(db, args ? args : "gpmc suite", GPMC_VERSION,
+                           &run_id))) {
         fprintf(stderr, "gpmc suite: error: %s\n", res_errmsg(db));
         res_close(db);
         base_free(args);
         free_paths(&ps);
         h_opts_free(&o);
-        return H_INTERNAL;
+        return H_RES_STATUS(r);
     }
     base_free(args);
     files = base_calloc(ps.n + 1, sizeof *files);
@@ -539,12 +589,15 @@ int h_cmd_suite(int argc, char **argv)
         }
     print_ready(&pg);
     if (o.jobs <= 1) {
-        for (int j = 0; j < njobs && status != H_INTERNAL; j++) {
+        for (int j = 0, stop = 0; j < njobs && !stop && !chk_interrupted();
+             j++) {
             HCheckResult res;
             int rc = h_check(&files[jobs[j].file], &o, o.models[jobs[j].model],
                              db, run_id, NULL, &res);
             if (rc)
                 status = rc;
+            stop = rc != H_OK;
+            pg.refused += res.refused;
             account(&pg, jobs[j].entry, res.passed, rc, res.check_id,
                     rc ? "gpmc failed checking it" : res.why);
         }
@@ -560,13 +613,21 @@ int h_cmd_suite(int argc, char **argv)
             status = H_INTERNAL;
         }
     }
+    if (chk_interrupted() && status != H_INTERNAL)
+        status = H_INTERRUPTED;
     if (db) {
-        res_run_end(db, run_id, status == H_INTERNAL ? "error" : "done");
+        res_run_end(db, run_id, status == H_INTERNAL ? "error"
+                                : status == H_INTERRUPTED ? "interrupted"
+                                : "done");
         res_close(db);
     }
     if (pg.tty)
         printf("\n");
     print_failures(&pg);
+    if (status == H_INTERRUPTED)
+        fprintf(stderr, "gpmc suite: interrupted: the running checks are kept,"
+                " incomplete; %d checks were not run (`--resume` runs"
+                " them)\n", pg.total - pg.done);
     printf("%d passed, %d failed", pg.passed, pg.failed);
     if (o.resume)
         printf(", %d skipped (passed before)", pg.skipped);
@@ -580,5 +641,7 @@ int h_cmd_suite(int argc, char **argv)
     base_free(jobs);
     base_free(pg.e);
     h_opts_free(&o);
+    if (status == H_OK && pg.refused)
+        status = H_USAGE;
     return status == H_OK && pg.failed ? H_FAIL : status;
 }

@@ -1,13 +1,15 @@
 /*
  * h_time.c — `gpmc time FILE… [--model M[,M…]|all] [-D NAME=V]
- * [--config KEY=V] [--db F]`: one timed run of each file's main program
+ * [--config KEY=V] [--db F] [--timeout S]`: one timed run of each file's
+ * main program
  * under each model (timing/timing.h, tm_run), printed as one table,
  * a row per file and model, a column per metric (tm_cost_names). A run
  * that ends in
- * a runtime error or at the step bound prints its row (costs up to there)
- * and an `error:` line under it. Exit 0 when every run finished, 1 when
- * one did not, 2 on input errors (the other files still run), 3 when gpmc
- * fails.
+ * a runtime error, at the step bound or at --timeout prints its row
+ * (costs up to there) and an `error:` line under it. Exit 0 when every run
+ * finished, 1 when one did not, 2 on input errors (a program larger than
+ * the model layer holds included; the other files still run), 3 when
+ * gpmc fails.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +20,13 @@
 static const char *time_help =
     "usage: gpmc time FILE... [--model M[,M...]|all] [-D NAME=V] "
     "[--config KEY=V] [--db F]\n"
-    "                 [--csv|--json]\n"
+    "                 [--timeout SECONDS] [--csv|--json]\n"
     "Runs each file's main program once on the timing model of the GPU\n"
     "memory hierarchy under each persistency model's reference\n"
     "implementation and prints cycles, stalls by cause (warp-cycles), NVM\n"
     "writes and bytes, L2 writebacks and the peak WPQ occupancy, as a table,\n"
-    "CSV or JSON.\n";
+    "CSV or JSON. --timeout ends a run after that many seconds of wall-clock\n"
+    "time, with the costs of what it ran (incomplete, exit 1).\n";
 
 typedef struct {
     char *name;
@@ -104,7 +107,8 @@ int h_cmd_time(int argc, char **argv)
     int nrows = 0, status = H_OK;
     ResDb *db = NULL;
     int64_t run_id = 0;
-    int r = h_opts_parse(argc, argv, &o, HO_DEFINE | HO_FORMAT, "time");
+    int r = h_opts_parse(argc, argv, &o, HO_DEFINE | HO_FORMAT | HO_TIMEOUT,
+                         "time");
     if (!r && o.csv && o.json) {
         fprintf(stderr, "gpmc time: error: --csv and --json exclude each"
                 " other\n");
@@ -133,7 +137,15 @@ int h_cmd_time(int argc, char **argv)
         for (int k = 0; k < o.nmodels; k++) {
             Row *row = &rows[nrows];
             char err[256];
-            if (tm_run(f.p, o.models[k], 0, &row->c, err, sizeof err)) {
+            int tr = tm_run_timed(f.p, o.models[k], 0, o.chk.timeout_s,
+                                  &row->c, err, sizeof err);
+            if (tr == TM_EINPUT) {
+                fprintf(stderr, "%s: error: %s: %s\n", o.files[i],
+                        lit_model_names[o.models[k]], err);
+                status = H_USAGE;
+                continue;
+            }
+            if (tr) {
                 fprintf(stderr, "gpmc: internal error: %s: %s\n",
                         o.files[i], err);
                 status = H_INTERNAL;
@@ -147,8 +159,9 @@ int h_cmd_time(int argc, char **argv)
                 break;
             }
             nrows++;
-            if (db && h_store_costs(&f, &o, o.models[k], &row->c, db, run_id))
-                status = H_INTERNAL;
+            if (db && (r = h_store_costs(&f, &o, o.models[k], &row->c, db,
+                                         run_id)))
+                status = r;
             if (row->c.status != TM_OK && status == H_OK)
                 status = H_FAIL;
         }

@@ -8,6 +8,7 @@
 #define GPMC_HARNESS_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "checker/checker.h"
 #include "litmus/litmus.h"
@@ -21,7 +22,14 @@
 
 #define GPMC_VERSION "0.1.0"
 
-enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3 };
+/* H_INTERRUPTED: SIGINT stopped a run or suite (128 + SIGINT, as a shell
+   reports a process killed by it). */
+enum { H_OK = 0, H_FAIL = 1, H_USAGE = 2, H_INTERNAL = 3, H_INTERRUPTED = 130 };
+
+/* The exit status of a results-store error code: the database's fault
+   (RES_EINPUT: corrupt, unwritable where it lies) is an input error. */
+#define H_RES_STATUS(rc) \
+    ((rc) == RES_OK ? H_OK : (rc) == RES_EINPUT ? H_USAGE : H_INTERNAL)
 
 typedef struct {
     const char *name;
@@ -31,10 +39,11 @@ typedef struct {
 
 /* h_opts.c: options shared by run, suite and time. */
 /* HO_PARSE: `parse`, which takes -D and --config but no --model/--db;
-   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time). */
+   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time);
+   HO_TIMEOUT: --timeout (run, suite, time). */
 enum {
     HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8, HO_PROGRESS = 16,
-    HO_FORMAT = 32, HO_ANY = 63
+    HO_FORMAT = 32, HO_TIMEOUT = 64, HO_ANY = 127
 };
 
 typedef struct {
@@ -98,6 +107,9 @@ typedef struct {
    many bytes (DESIGN section 6: bad input is refused, never waited on). */
 #define H_MAX_FILE (4 << 20)
 
+/* What a file of mode m that is not a regular file is, for an error
+   ("is a FIFO, not a regular file"). */
+const char *h_file_kind(mode_t m);
 /* The bytes of a regular file of at most H_MAX_FILE bytes (base_malloc'd,
    NUL-terminated), or NULL with the reason in why. */
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
@@ -110,17 +122,28 @@ void h_file_free(HFile *f);
 void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
                      size_t len);
 /* What became of one check: whether it passes, its stored id (0 when not
-   stored) and why it fails. */
+   stored) and why it fails. refused: the program cannot be checked under
+   this model (CHK_ERROR: its state is longer than gpmc holds), an input
+   error like a file that does not parse: reported on stderr, nothing
+   printed or stored. */
 typedef struct {
-    int passed;
+    int passed, refused;
     int64_t check_id;
     char why[160];
 } HCheckResult;
 
 /* Checks f under model, stores it in db (if any), prints the report to
-   out (if any; notes and, with o->progress, progress lines to stderr). */
+   out (if any; notes and, with o->progress, progress lines to stderr).
+   H_OK, or the status of an error after which no check should follow
+   (H_USAGE: the database is at fault; H_INTERNAL). */
 int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
             int64_t run_id, FILE *out, HCheckResult *res);
+
+/* h_interrupt.c: run and suite catch SIGINT (once: the first one, a
+   second kills; else every one): the running check stops and is kept,
+   incomplete, and chk_interrupted() tells the command to start no other
+   check. */
+void h_interrupt_catch(int once);
 
 /* h_progress.c: SPIN-pan-like progress lines of one check on stderr. */
 typedef struct {
@@ -148,8 +171,13 @@ int h_cmd_time(int argc, char **argv);
 int h_cmd_parse(int, char **);
 
 /* h_html.c: Graphviz for `report html` (a ResSvgFn), and a file written
-   whole or not at all (through a temporary file and rename). */
+   whole or not at all (through a temporary file and rename). Only a
+   regular file is replaced (a symbolic link's target, the link kept); a
+   directory, device, FIFO or socket at path is refused (H_USAGE, the
+   error printed), never renamed over. h_output_check says so before the
+   work that makes the data. */
 void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs);
+int h_output_check(const char *path);
 int h_write_file(const char *path, const char *data, size_t len);
 
 /* h_query.c: the read side of the results store. `query -` reads at most

@@ -103,7 +103,10 @@ typedef struct {
 #define MDL_STEP_EVENT 0x1000000u
 #define MDL_STEP_NONE 0xFFFFFFFFu
 
-typedef void (*MdlSuccFn)(void *ctx, uint32_t step, const MdlState *succ);
+/* Nonzero stops mdl_successors at once: the steps after this one are not
+   taken (a check that must stop, say at its timeout, need not wait for
+   the 50,000 successors of one state). */
+typedef int (*MdlSuccFn)(void *ctx, uint32_t step, const MdlState *succ);
 typedef void (*MdlErrFn)(void *ctx, uint32_t step, const MdlError *e);
 
 /* What one step did, for witnesses. */
@@ -160,6 +163,10 @@ enum {
                                            words a check can observe */
 };
 
+/* NULL with the reason in err: MDL_OOM when memory ran out, else why the
+   program cannot be modelled (a state longer than the model's 2^20 words:
+   an input limit). */
+#define MDL_OOM "out of memory"
 Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen);
 void mdl_free(Model *m);
@@ -170,8 +177,9 @@ void mdl_init_main(Model *m, MdlState *out);
 void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out);
 
 /* Calls succ for every successor and err for every failing step of s, in a
-   fixed order; an error with step MDL_STEP_NONE belongs to s itself
-   (deadlock, divergence). Returns the number of successors. */
+   fixed order, until succ returns nonzero; an error with step
+   MDL_STEP_NONE belongs to s itself (deadlock, divergence). Returns the
+   number of successors given to succ. */
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                    void *ctx);
 /* The number of instructions transition `step` of s (as mdl_successors

@@ -507,12 +507,13 @@ static void growth(Html *H)
 static int summary(Html *H)
 {
     int64_t checks = 0, tests = 0, runs = 0;
-    if (res_sql_int(H->db, &checks, "SELECT count(*) FROM latest_checks",
-                    "") < 0 ||
-        res_sql_int(H->db, &tests, "SELECT count(DISTINCT test) FROM"
-                    " latest_checks", "") < 0 ||
-        res_sql_int(H->db, &runs, "SELECT count(*) FROM runs", "") < 0)
-        return RES_EINTERNAL;
+    int s;
+    if ((s = res_sql_int(H->db, &checks, "SELECT count(*) FROM latest_checks",
+                         "")) < 0 ||
+        (s = res_sql_int(H->db, &tests, "SELECT count(DISTINCT test) FROM"
+                         " latest_checks", "")) < 0 ||
+        (s = res_sql_int(H->db, &runs, "SELECT count(*) FROM runs", "")) < 0)
+        return -s;
     base_str_printf(&H->h, "<p id=\"summary\">%lld tests, %lld latest checks,"
                    " %lld runs. <a href=\"#verdicts\">Verdicts</a> &middot;"
                    " <a href=\"#failing\">Failing checks</a> &middot;"

@@ -297,11 +297,20 @@ static int rows_text(ResDb *db, BaseStr *out, const char *sql,
 }
 
 /* The schema objects of db, one "type name tbl_name sql" line each, sorted:
-   what must be identical to a fresh gpmc database's. */
-static int schema_text(ResDb *db, BaseStr *out)
+   what must be identical to a fresh gpmc database's. Loose, the text of
+   tables and views is left out: an input may be an earlier gpmc's, whose
+   views merge does not read (a reader reads gpmc's own, res_open.c) and
+   whose tables differ in their CHECK constraints at most (structure()
+   compares their columns), which the output enforces on every row copied
+   (copy_refused). */
+static int schema_text(ResDb *db, BaseStr *out, int loose)
 {
-    return rows_text(db, out, "SELECT type, name, tbl_name, coalesce(sql, '')"
-                     " FROM sqlite_schema ORDER BY type, name", NULL);
+    return rows_text(db, out, loose
+                     ? "SELECT type, name, tbl_name, CASE type WHEN 'index'"
+                       " THEN coalesce(sql, '') ELSE '' END"
+                       " FROM main.sqlite_schema ORDER BY type, name"
+                     : "SELECT type, name, tbl_name, coalesce(sql, '')"
+                       " FROM main.sqlite_schema ORDER BY type, name", NULL);
 }
 
 /* Length of "type name" at the start of a schema line. */
@@ -415,7 +424,8 @@ static int typed_values(ResDb *db, ResDb *ref, const char *path)
             char sql[512];
             const char *col = res_sql_text(cols, 0);
             snprintf(sql, sizeof sql, "SELECT rowid, typeof(\"%s\") FROM"
-                     " \"%s\" WHERE typeof(\"%s\") NOT IN (%s) LIMIT 1", col,
+                     " main.\"%s\" WHERE typeof(\"%s\") NOT IN (%s) LIMIT 1",
+                     col,
                      table, col, classes(res_sql_text(cols, 1),
                                          sqlite3_column_int(cols, 2)));
             sqlite3_stmt *bad;
@@ -442,12 +452,14 @@ static int typed_values(ResDb *db, ResDb *ref, const char *path)
     return rc;
 }
 
-/* db (at path) is exactly what gpmc writes. ref is a fresh database. */
+/* db (at path) is what gpmc writes: exactly, or (loose) an earlier
+   gpmc's (schema_text). ref is a fresh database, ref_schema its schema
+   text as loose asks. */
 static int verify(ResDb *db, ResDb *ref, const char *ref_schema,
-                  const char *path)
+                  const char *path, int loose)
 {
     BaseStr have = {0};
-    int rc = schema_text(db, &have);
+    int rc = schema_text(db, &have, loose);
     if (!rc && strcmp(have.s ? have.s : "", ref_schema)) {
         char what[256];
         schema_difference(have.s ? have.s : "", ref_schema, what,
@@ -530,17 +542,6 @@ static int structure(ResDb *db, ResDb *ref, const char *path)
     return !rc && s < 0 ? -s : rc;
 }
 
-/* A read error of an input (a corrupt page SQLite meets late, the time
-   limit) is the input's fault. */
-static int input_error(ResDb *db, int rc)
-{
-    int code = sqlite3_errcode(db->db) & 0xff;
-    if (rc == RES_EINTERNAL && (code == SQLITE_CORRUPT ||
-                                code == SQLITE_NOTADB))
-        return RES_EINPUT;
-    return rc;
-}
-
 /* The structure of the file at path, before it is opened for real. */
 static int inspect(const char *path, ResDb *ref, double deadline,
                    double timeout_s, char *err, size_t errlen)
@@ -550,7 +551,7 @@ static int inspect(const char *path, ResDb *ref, double deadline,
     if (rc)
         return rc;
     res_sql_deadline(db, deadline, timeout_s);
-    if ((rc = input_error(db, structure(db, ref, path))))
+    if ((rc = structure(db, ref, path)))
         snprintf(err, errlen, "%s", res_errmsg(db));
     res_close(db);
     return rc;
@@ -568,13 +569,23 @@ static int open_input(const char *path, ResDb *ref, const char *ref_schema,
     if (rc)
         return rc;
     res_sql_deadline(*db, deadline, timeout_s);
-    rc = input_error(*db, verify(*db, ref, ref_schema, path));
+    rc = verify(*db, ref, ref_schema, path, 1);
     if (rc) {
         snprintf(err, errlen, "%s", res_errmsg(*db));
         res_close(*db);
         *db = NULL;
     }
     return rc;
+}
+
+/* A row of the input at path that the output's constraints refuse (an
+   input's tables may be an earlier gpmc's, or doctored, and a read-only
+   connection's integrity check leaves CHECK constraints out): the input's
+   fault. */
+static int copy_refused(ResDb *dst, const char *path)
+{
+    return res_sql_fail(dst, RES_EINPUT, "%s: a row that gpmc's schema"
+                        " refuses (%s)", path, sqlite3_errmsg(dst->db));
 }
 
 static void remove_db(const char *path)
@@ -599,15 +610,16 @@ int res_merge(const char *out_path, const char *const *in, int nin,
     int rc = res_open(":memory:", RES_READWRITE, &ref, err, errlen);
     if (rc)
         return rc;
-    BaseStr ref_schema = {0};
-    if ((rc = schema_text(ref, &ref_schema))) {
+    BaseStr ref_schema = {0}, ref_loose = {0};
+    if ((rc = schema_text(ref, &ref_schema, 0)) ||
+        (rc = schema_text(ref, &ref_loose, 1))) {
         snprintf(err, errlen, "%s", res_errmsg(ref));
         goto done;
     }
     /* Verify every input before the output is created or touched. */
     for (int i = 0; !rc && i < nin; i++) {
         ResDb *src;
-        rc = open_input(in[i], ref, ref_schema.s, deadline, timeout_s, &src,
+        rc = open_input(in[i], ref, ref_loose.s, deadline, timeout_s, &src,
                         err, errlen);
         res_close(src);
     }
@@ -622,23 +634,23 @@ int res_merge(const char *out_path, const char *const *in, int nin,
     if ((rc = res_open(out_path, RES_READWRITE, &dst, err, errlen)))
         goto done;
     res_sql_deadline(dst, deadline, timeout_s);
-    if (existed && (rc = verify(dst, ref, ref_schema.s, out_path)))
-        rc = input_error(dst, rc);
+    if (existed)
+        rc = verify(dst, ref, ref_schema.s, out_path, 0);
     if (!rc)
         rc = res_sql_exec(dst, "BEGIN IMMEDIATE", "");
     for (int i = 0; !rc && i < nin; i++) {
         Merge g = {dst, NULL, {{0}}};
-        rc = open_input(in[i], ref, ref_schema.s, deadline, timeout_s, &g.src,
+        rc = open_input(in[i], ref, ref_loose.s, deadline, timeout_s, &g.src,
                         err, errlen);
         if (rc) {
             res_sql_fail(dst, rc, "%s", err);
             break;
         }
         rc = copy_all(&g);
-        if (rc && g.src->err[0] && !dst->err[0]) {
-            rc = input_error(g.src, g.src->timed_out ? RES_EINPUT : rc);
+        if (rc && g.src->err[0] && !dst->err[0])
             res_sql_fail(dst, rc, "%s", g.src->err);
-        }
+        else if (rc && (sqlite3_errcode(dst->db) & 0xFF) == SQLITE_CONSTRAINT)
+            rc = copy_refused(dst, in[i]);
         res_close(g.src);
         for (int m = 0; m < NMAPS; m++)
             base_free(g.map[m].v);
@@ -654,6 +666,7 @@ int res_merge(const char *out_path, const char *const *in, int nin,
         remove_db(out_path);
 done:
     base_str_free(&ref_schema);
+    base_str_free(&ref_loose);
     res_close(ref);
     return rc;
 }

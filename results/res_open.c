@@ -1,4 +1,11 @@
-/* Opening and closing a results database. */
+/* Opening and closing a results database.
+
+   A reader (RES_READONLY, RES_INSPECT) never writes the file: it is opened
+   read-only, and one that an earlier gpmc wrote (a view or a table of
+   another text, res_schema.c) is read through temporary objects that stand
+   for what the upgrade would make (res_schema_overlay), in memory, while
+   the file stays byte for byte as it was. Only a writer brings a file up
+   to date. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +19,6 @@ static int open_fail(ResDb *db, int code, char *err, size_t errlen)
     res_close(db);
     return code;
 }
-
-static int open_once(const char *path, int mode, ResDb **out, char *err,
-                     size_t errlen);
 
 /* Switching to WAL needs the file to itself, and when another process
    switches the same new file at that moment SQLite answers SQLITE_BUSY at
@@ -33,75 +37,118 @@ static int set_wal(ResDb *db)
     }
 }
 
-/* A reader that finds a file written by an earlier gpmc brings it up to
-   date through a short writing connection first (res_schema.c), so that
-   every reader sees the verdicts of DESIGN section 3. */
-static int reopen_upgraded(const char *path, ResDb **out, char *err,
-                           size_t errlen)
+/* "file:PATH?immutable=1", PATH percent-encoded (RFC 3986, as SQLite reads
+   URIs), or "" when it does not fit. */
+static void immutable_uri(const char *path, char *buf, size_t len)
 {
-    ResDb *rw;
-    char why[512];
-    if (open_once(path, RES_READWRITE, &rw, why, sizeof why)) {
-        snprintf(err, errlen, "%s: written by an earlier gpmc; bringing it"
-                 " up to date failed: %s", path, why);
-        return RES_EINPUT;
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = (size_t)snprintf(buf, len, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (n + 4 >= len) {
+            buf[0] = '\0';
+            return;
+        }
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("/._~-", *p)) {
+            buf[n++] = (char)*p;
+        } else {
+            buf[n++] = '%';
+            buf[n++] = hex[*p >> 4];
+            buf[n++] = hex[*p & 15];
+        }
     }
-    res_close(rw);
-    return open_once(path, RES_READONLY, out, err, errlen);
+    if (n + sizeof "?immutable=1" > len) {
+        buf[0] = '\0';
+        return;
+    }
+    memcpy(buf + n, "?immutable=1", sizeof "?immutable=1");
+}
+
+/* A reader of a WAL database needs PATH-shm beside it, and SQLite makes it
+   when it is missing: in a directory it may not write to (an archive, a
+   read-only mount), it cannot read at all. When PATH-wal is missing or
+   empty, the file alone is the whole database and nobody is writing it
+   (a writer would have made both), so it is read as immutable; otherwise
+   the log holds what the file lacks, and the error says so. */
+static int open_sqlite(ResDb *db, int flags)
+{
+    if (sqlite3_open_v2(db->path, &db->db, flags, NULL) != SQLITE_OK)
+        return res_sql_fail(db, RES_EINPUT, "%s: cannot open: %s", db->path,
+                            db->db ? sqlite3_errmsg(db->db) : "out of memory");
+    sqlite3_extended_result_codes(db->db, 1);
+    sqlite3_busy_timeout(db->db, RES_BUSY_MS);
+    if (!db->readonly) {
+        /* SQLite opens a file it may not write read-only, silently. */
+        if (sqlite3_db_readonly(db->db, "main") == 1)
+            return res_sql_fail(db, RES_EINPUT, "%s: cannot write: the file"
+                                " is read-only", db->path);
+        return RES_OK;
+    }
+    int64_t n;
+    if (res_sql_int(db, &n, "SELECT count(*) FROM sqlite_schema", "") >= 0)
+        return RES_OK;
+    int e = sqlite3_extended_errcode(db->db);
+    if ((e & 0xFF) != SQLITE_READONLY && (e & 0xFF) != SQLITE_CANTOPEN)
+        return res_sql_error(db);
+    char wal[4096 + 8], uri[3 * 4096 + 32];
+    struct stat sb;
+    snprintf(wal, sizeof wal, "%s-wal", db->path);
+    if (stat(wal, &sb) == 0 && sb.st_size > 0)
+        return res_sql_fail(db, RES_EINPUT, "%s: cannot read: its directory"
+                            " is not writable, and its write-ahead log %s"
+                            " needs %s-shm beside it (make the directory"
+                            " writable, or copy the database and its -wal"
+                            " elsewhere)", db->path, wal, db->path);
+    immutable_uri(db->path, uri, sizeof uri);
+    sqlite3_close(db->db);
+    db->db = NULL;
+    if (!uri[0] ||
+        sqlite3_open_v2(uri, &db->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+                        NULL) != SQLITE_OK)
+        return res_sql_fail(db, RES_EINPUT, "%s: cannot open: %s", db->path,
+                            db->db ? sqlite3_errmsg(db->db) : "out of memory");
+    sqlite3_extended_result_codes(db->db, 1);
+    return res_sql_int(db, &n, "SELECT count(*) FROM sqlite_schema", "") < 0
+           ? res_sql_error(db) : RES_OK;
 }
 
 int res_open(const char *path, int mode, ResDb **out, char *err, size_t errlen)
 {
-    int rc = open_once(path, mode, out, err, errlen);
-    if (rc || mode != RES_READONLY)
-        return rc;
-    int cur = res_schema_current(*out);
-    if (cur == 1)
-        return RES_OK;
-    if (cur < 0) {
-        snprintf(err, errlen, "%s", (*out)->err);
-        res_close(*out);
-        *out = NULL;
-        return RES_EINTERNAL;
-    }
-    res_close(*out);
-    *out = NULL;
-    return reopen_upgraded(path, out, err, errlen);
-}
-
-static int open_once(const char *path, int mode, ResDb **out, char *err,
-                     size_t errlen)
-{
     *out = NULL;
     struct stat sb;
+    /* SQLite would open "" as a private temporary database. */
+    if (!*path) {
+        snprintf(err, errlen, "the database needs a file name, got ''");
+        return RES_EINPUT;
+    }
     if (mode != RES_READWRITE && stat(path, &sb) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return RES_EINPUT;
     }
-    ResDb *db = base_calloc(1, sizeof *db);
+    size_t plen = strlen(path);
+    ResDb *db = base_calloc(1, sizeof *db + plen + 1);
     if (!db) {
         snprintf(err, errlen, "%s: out of memory", path);
         return RES_EINTERNAL;
     }
+    memcpy(db->path, path, plen + 1);
     db->readonly = mode != RES_READWRITE;
-    int flags = db->readonly ? SQLITE_OPEN_READONLY
-                             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    if (sqlite3_open_v2(path, &db->db, flags, NULL) != SQLITE_OK) {
-        res_sql_fail(db, RES_EINPUT, "%s: cannot open: %s", path,
-                     db->db ? sqlite3_errmsg(db->db) : "out of memory");
-        return open_fail(db, RES_EINPUT, err, errlen);
-    }
-    sqlite3_extended_result_codes(db->db, 1);
-    sqlite3_busy_timeout(db->db, RES_BUSY_MS);
-    int rc;
+    int rc = open_sqlite(db, db->readonly ? SQLITE_OPEN_READONLY
+                                          : SQLITE_OPEN_READWRITE |
+                                            SQLITE_OPEN_CREATE);
+    if (rc)
+        return open_fail(db, rc, err, errlen);
     if (db->readonly) {
-        /* Three independent locks: a read-only file handle, query_only, and
-           an authorizer that admits reads only (res_guard.c). */
-        rc = res_sql_exec(db, "PRAGMA query_only = 1", "");
-        if (rc)
-            return open_fail(db, rc, err, errlen);
-        res_guard_install(db);
-        rc = mode == RES_READONLY ? res_schema_init(db, path, 0) : RES_OK;
+        /* The overlay is made before the locks, which refuse temporary
+           objects too; then three independent locks: a read-only file
+           handle, query_only, and an authorizer that admits reads only
+           (res_guard.c). */
+        if (mode == RES_READONLY && !(rc = res_schema_init(db, path, 0)))
+            rc = res_schema_overlay(db);
+        if (!rc)
+            rc = res_sql_exec(db, "PRAGMA query_only = 1", "");
+        if (!rc)
+            res_guard_install(db);
     } else {
         rc = res_sql_exec(db, "PRAGMA foreign_keys = ON", "");
         if (!rc)

@@ -129,21 +129,18 @@ static const struct {
 static int is_empty(ResDb *db, const char *path)
 {
     int64_t n;
+    (void)path;
     int rc = res_sql_int(db, &n, "SELECT count(*) FROM sqlite_schema", "");
-    if (rc < 0)
-        return -res_sql_fail(db, RES_EINPUT,
-                             "%s: not a gpmc results database (%s)", path,
-                             sqlite3_errmsg(db->db));
-    return n == 0;
+    return rc < 0 ? rc : n == 0;
 }
 
 static int check_version(ResDb *db, const char *path)
 {
     int64_t has_meta;
-    if (res_sql_int(db, &has_meta,
-                    "SELECT count(*) FROM sqlite_schema"
-                    " WHERE type = 'table' AND name = 'meta'", "") < 0)
-        return RES_EINTERNAL;
+    int s = res_sql_int(db, &has_meta, "SELECT count(*) FROM sqlite_schema"
+                        " WHERE type = 'table' AND name = 'meta'", "");
+    if (s < 0)
+        return -s;
     sqlite3_stmt *st;
     if (!has_meta ||
         res_sql_prepare(db, &st, "SELECT value, typeof(value) = 'text'"
@@ -151,7 +148,7 @@ static int check_version(ResDb *db, const char *path)
         return res_sql_fail(db, RES_EINPUT,
                             "%s: not a gpmc results database (no meta table)",
                             path);
-    int s = res_sql_step(db, st);
+    s = res_sql_step(db, st);
     char version[64] = "";
     int text = 0;
     if (s > 0) {
@@ -160,7 +157,7 @@ static int check_version(ResDb *db, const char *path)
     }
     sqlite3_finalize(st);
     if (s < 0)
-        return RES_EINTERNAL;
+        return -s;
     if (s == 0)
         return res_sql_fail(db, RES_EINPUT,
                             "%s: not a gpmc results database"
@@ -299,6 +296,43 @@ int res_schema_current(ResDb *db)
     return n < 0 ? n : n == 0;
 }
 
+/* The upgrade's verdict rewrite as a reader sees it. */
+#define RESULTS_OVERLAY \
+    "CREATE TEMP VIEW results AS SELECT check_id, cond_index, phase, quant," \
+    " cond, CASE WHEN verdict = CASE WHEN quant = 'exists' THEN 'No'" \
+    " ELSE 'Ok' END AND check_id IN (SELECT check_id FROM main.checks" \
+    " WHERE status = 'incomplete') THEN 'Unknown' ELSE verdict END" \
+    " AS verdict, expected, positive, negative FROM main.results"
+
+int res_schema_overlay(ResDb *db)
+{
+    int n = outdated(db), rc = RES_OK;
+    if (n <= 0)
+        return -n;
+    int64_t has_results = 0;
+    for (size_t i = 0; !rc && i < NSCHEMA; i++) {
+        int64_t has = 0;
+        if (!schema[i].name)
+            continue;
+        if (!is_view(i)) {
+            int s = res_sql_int(db, &has, "SELECT count(*) FROM sqlite_schema"
+                                " WHERE type = 'table' AND name = ?", "t",
+                                schema[i].name);
+            if (s < 0)
+                return -s;
+            if (!strcmp(schema[i].name, "results"))
+                has_results = has;
+            if (has)
+                continue;
+        }
+        BaseStr sql = {0};
+        base_str_printf(&sql, "CREATE TEMP %s", schema[i].sql + 7);
+        rc = sql.failed ? res_sql_fail(db, RES_EINTERNAL, "out of memory")
+                        : res_sql_exec(db, sql.s, "");
+        base_str_free(&sql);
+    }
+    return rc || !has_results ? rc : res_sql_exec(db, RESULTS_OVERLAY, "");
+}
 /* Create the schema of an empty file, or bring an older one up to date,
    under the write lock (another process may be doing the same). */
 static int create_or_upgrade(ResDb *db, const char *path)

@@ -16,6 +16,36 @@ int res_sql_fail(ResDb *db, int code, const char *fmt, ...)
     return code;
 }
 
+int res_sql_error(ResDb *db)
+{
+    int e = sqlite3_extended_errcode(db->db);
+    const char *msg = sqlite3_errmsg(db->db);
+    if (db->timed_out)
+        return res_sql_fail(db, RES_EINPUT, "timed out after %g s",
+                            db->limit_s);
+    switch (e & 0xFF) {
+    case SQLITE_CORRUPT:
+        return res_sql_fail(db, RES_EINPUT, "%s: corrupt database (%s)",
+                            db->path, msg);
+    case SQLITE_NOTADB:
+        return res_sql_fail(db, RES_EINPUT, "%s: not a gpmc results database"
+                            " (%s)", db->path, msg);
+    case SQLITE_CANTOPEN:
+        return res_sql_fail(db, RES_EINPUT, "%s: cannot open: %s", db->path,
+                            msg);
+    case SQLITE_READONLY:
+        if (e == SQLITE_READONLY_DIRECTORY)
+            return res_sql_fail(db, RES_EINPUT, "%s: cannot write: its"
+                                " directory is not writable (SQLite keeps"
+                                " %s-wal and %s-shm beside it)", db->path,
+                                db->path, db->path);
+        return res_sql_fail(db, RES_EINPUT, "%s: cannot write: %s", db->path,
+                            msg);
+    default:
+        return res_sql_fail(db, RES_EINTERNAL, "results: %s", msg);
+    }
+}
+
 int res_sql_writable(ResDb *db, const char *what)
 {
     if (!db->readonly)
@@ -64,8 +94,7 @@ int res_sql_vprepare(ResDb *db, sqlite3_stmt **st, const char *sql,
 {
     *st = NULL;
     if (sqlite3_prepare_v2(db->db, sql, -1, st, NULL) != SQLITE_OK)
-        return res_sql_fail(db, RES_EINTERNAL, "results: %s",
-                            sqlite3_errmsg(db->db));
+        return res_sql_error(db);
     int rc = bind_args(db, *st, fmt, ap);
     if (rc) {
         sqlite3_finalize(*st);
@@ -136,11 +165,7 @@ int res_sql_step(ResDb *db, sqlite3_stmt *st)
         return 1;
     if (rc == SQLITE_DONE)
         return 0;
-    if (db->timed_out)
-        return -res_sql_fail(db, RES_EINPUT, "timed out after %g s",
-                             db->limit_s);
-    return -res_sql_fail(db, RES_EINTERNAL, "results: %s",
-                         sqlite3_errmsg(db->db));
+    return -res_sql_error(db);
 }
 
 int res_sql_exec(ResDb *db, const char *sql, const char *fmt, ...)

@@ -3,8 +3,10 @@
    or JSON (an array of objects). Text tables: a header, a rule, rows;
    columns two spaces apart, widths in characters (UTF-8 code points), no
    trailing blanks, control characters shown as \n \t \r \xHH, columns
-   holding only numbers right-aligned, and the cells of note columns printed
-   as an indented `header: value` line under their row. Every allocation is
+   holding only numbers right-aligned, a cell wider than RES_TABLE_CELL_MAX
+   clipped (its first characters and "..."; CSV and JSON give it whole),
+   and the cells of note columns printed in full as an indented
+   `header: value` line under their row. Every allocation is
    checked: a failed one marks the table, and printing it reports the
    failure instead of a table with holes. */
 #include <string.h>
@@ -145,30 +147,68 @@ void res_table_add(ResTable *t, const char *const *cells, const int *kinds)
 
 /* The cell as the text table shows it: control characters escaped so a
    row stays one line. */
-static void put_escaped(BaseStr *s, const char *text)
+static void put_escaped_char(BaseStr *s, unsigned char c)
 {
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (*p >= 0x20)
-            base_str_putn(s, (const char *)p, 1);
-        else if (*p == '\n')
-            base_str_putn(s, "\\n", 2);
-        else if (*p == '\t')
-            base_str_putn(s, "\\t", 2);
-        else if (*p == '\r')
-            base_str_putn(s, "\\r", 2);
-        else
-            base_str_printf(s, "\\x%02x", *p);
-    }
+    if (c >= 0x20)
+        base_str_putn(s, (const char *)&c, 1);
+    else if (c == '\n')
+        base_str_putn(s, "\\n", 2);
+    else if (c == '\t')
+        base_str_putn(s, "\\t", 2);
+    else if (c == '\r')
+        base_str_putn(s, "\\r", 2);
+    else
+        base_str_printf(s, "\\x%02x", c);
 }
 
-/* Width in characters of the escaped text. */
+static void put_escaped(BaseStr *s, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        put_escaped_char(s, *p);
+}
+
+/* Width in characters of one escaped byte (0 for a continuation byte). */
+static int char_width(unsigned char c)
+{
+    return c == '\n' || c == '\t' || c == '\r' ? 2
+           : c < 0x20 ? 4 : (c & 0xC0) != 0x80;
+}
+
+/* Width in characters of the cell as put_clipped shows it: at most
+   RES_TABLE_CELL_MAX, so that one long value (a test name of megabytes)
+   cannot widen every row of its column. */
 static int width(const char *text)
 {
-    int w = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-        w += *p == '\n' || *p == '\t' || *p == '\r' ? 2
-             : *p < 0x20 ? 4 : (*p & 0xC0) != 0x80;
+    int w = 0, kept = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        w += char_width(*p);
+        if (w <= RES_TABLE_CELL_MAX - 3)
+            kept = w;
+        if (w > RES_TABLE_CELL_MAX)
+            return kept + 3;
+    }
     return w;
+}
+
+/* The escaped cell, clipped to its first characters that fit in
+   RES_TABLE_CELL_MAX - 3 and "..." when it is wider than
+   RES_TABLE_CELL_MAX. */
+static void put_clipped(BaseStr *line, const char *text)
+{
+    size_t cut = line->len;
+    int w = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        w += char_width(*p);
+        if (w > RES_TABLE_CELL_MAX) {
+            base_str_truncate(line, cut);
+            base_str_putn(line, "...", 3);
+            return;
+        }
+        put_escaped_char(line, *p);
+        /* the end of the last character that leaves room for "..." */
+        if (w <= RES_TABLE_CELL_MAX - 3 && (p[1] & 0xC0) != 0x80)
+            cut = line->len;
+    }
 }
 
 static const char *shown(const ResTable *t, const Cell *c)
@@ -197,7 +237,7 @@ static void put_cell(BaseStr *line, const char *text, int w, int right,
         base_str_putn(line, "  ", 2);
     if (right)
         base_str_printf(line, "%*s", pad, "");
-    put_escaped(line, text);
+    put_clipped(line, text);
     if (!right)
         base_str_printf(line, "%*s", pad, "");
 }

@@ -112,7 +112,10 @@ void res_time_limit(ResDb *db, double seconds);
 
 /* Output formats of query, report, show and time: a fixed-width text
    table, CSV (RFC 4180, a header line, NULL empty) or JSON (an array of
-   objects, numbers as numbers, NULL as null). */
+   objects, numbers as numbers, NULL as null). A text table shows a cell
+   wider than RES_TABLE_CELL_MAX characters clipped to that width, ending
+   in "..."; CSV and JSON give every value whole. */
+#define RES_TABLE_CELL_MAX 80
 enum { RES_FMT_TABLE, RES_FMT_CSV, RES_FMT_JSON };
 
 /* ---- tables (res_table.c): the one printer of every tabular output ---- */

@@ -22,6 +22,7 @@ struct ResDb {
     double limit_s;                     /* the limit it came from */
     int timed_out;                      /* the progress handler stopped it */
     char err[1024];
+    char path[];                        /* the file, for messages */
 };
 
 /* ---- errors and statements (res_sql.c) --------------------------------- */
@@ -29,6 +30,11 @@ struct ResDb {
 /* Sets the message and returns code. */
 int res_sql_fail(ResDb *db, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* What SQLite's last error on db means, with the message set: the file's
+   fault (RES_EINPUT: corrupt, not a database, cannot be opened or written
+   where it lies; the time limit) or gpmc's and the system's
+   (RES_EINTERNAL: I/O, a full disk, a record the schema refuses). */
+int res_sql_error(ResDb *db);
 /* RES_OK on a read-write connection, else an error about what. */
 int res_sql_writable(ResDb *db, const char *what);
 /* Prepare SQL and bind arguments described by fmt, one char each:
@@ -64,6 +70,12 @@ int res_schema_init(ResDb *db, const char *path, int create);
 /* 1 when every table and view has gpmc's current text, 0 when the file
    needs the upgrade, negative on error. */
 int res_schema_current(ResDb *db);
+/* On a reader of a file that needs the upgrade: temporary objects that
+   shadow the file's (SQLite looks names up in temp before main) and read
+   as the upgrade would leave it: every view as gpmc defines it, a missing
+   table empty, and `results` with the verdicts the upgrade rewrites. The
+   file is not written. RES_OK at once for an up-to-date file. */
+int res_schema_overlay(ResDb *db);
 
 /* ---- read-only guard (res_guard.c) ----------------------------------------- */
 

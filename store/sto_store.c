@@ -25,6 +25,8 @@ int sto_store_init(StoStore *st, uint32_t max_words, BaseBudget *mem,
     st->ops = ops[kind];
     st->mem = mem;
     st->gate = gate;
+    if (max_words > STO_MAX_WORDS)
+        return -1;
     st->natoms = max_words + 1;
     st->limit = UINT32_MAX;
     sto_seg_init(&st->order, mem, sizeof(uint32_t));

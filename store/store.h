@@ -170,6 +170,11 @@ size_t sto_table_bytes(const StoTable *t);
 /* ---- the state store (sto_store.c) --------------------------------------- */
 
 #define STO_CLASSES 20                  /* vectors up to 2^19 words */
+/* The longest vector a store holds (words): the tree's largest size class
+   holds the vector and its mark. The checker refuses to explore a model
+   whose states may be longer (chk_run.c), never reaching the stores with
+   one. */
+#define STO_MAX_WORDS ((1u << (STO_CLASSES - 1)) - 1)
 
 typedef struct {
     _Atomic uint64_t *slot;             /* root keys (2 words), 0: empty */
@@ -250,7 +255,8 @@ typedef struct {
     const uint64_t *buf;                /* where the state was decoded to */
 } StoCursor;
 
-/* kind: STO_FLAT or STO_TREE. */
+/* kind: STO_FLAT or STO_TREE. -1 when max_words > STO_MAX_WORDS or out of
+   memory. */
 int sto_store_init(StoStore *st, uint32_t max_words, BaseBudget *mem,
                    StoGate *gate, int kind);
 void sto_store_free(StoStore *st);

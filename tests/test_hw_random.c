@@ -313,11 +313,12 @@ static void walk_load(Walk *k, const VSet *v, size_t i)
     k->a.len = v->len[i];
 }
 
-static void on_succ(void *ctx, uint32_t step, const MdlState *s)
+static int on_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     Walk *k = ctx;
     if (!k->events_only || (step & MDL_STEP_EVENT))
         vset_add(k->into, s);
+    return 0;
 }
 
 static void on_error(void *ctx, uint32_t step, const MdlError *e)

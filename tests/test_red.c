@@ -219,10 +219,11 @@ static void q_push(Queue *q, const MdlState *s)
     q->len[q->n++] = s->len;
 }
 
-static void on_succ(void *ctx, uint32_t step, const MdlState *s)
+static int on_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     (void)step;
     q_push(ctx, s);
+    return 0;
 }
 
 static void on_err(void *ctx, uint32_t step, const MdlError *e)

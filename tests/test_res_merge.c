@@ -321,6 +321,19 @@ static const struct {
      "not a gpmc results database: its table checks differs from gpmc's"},
 };
 
+/* Merges in into out, and in is left byte for byte as it was. */
+static void merge_keeps_input(const char *out, const char *in)
+{
+    size_t n0, n1;
+    char *bytes = fx_slurp(in, &n0);
+    const char *ins[] = {in};
+    merge_ok(out, ins, 1);
+    char *again = fx_slurp(in, &n1);
+    assert_true(n0 == n1 && !memcmp(bytes, again, n0));
+    free(again);
+    free(bytes);
+}
+
 /* A fresh copy of shard 0 to doctor. */
 static void copy_shard(Fixture *fx, char *path, size_t len)
 {
@@ -365,12 +378,56 @@ static void test_hostile_inputs(void **state)
     assert_string_equal(after, before);
     free(after);
     free(before);
-    /* A view of another text is an older gpmc's: brought up to date. */
+    /* A view of another text is an older gpmc's: merged, and the input
+       is left byte for byte as it was (issue 27: the reader brought it up
+       to date in place). */
     char old[256];
     copy_shard(fx, old, sizeof old);
-    fx_raw(old, "DROP VIEW unexpected; CREATE VIEW unexpected AS SELECT 1");
-    const char *in[] = {old};
-    merge_ok(fx->out, in, 1);
+    fx_raw(old, "DROP VIEW verdict_matrix;"
+                " CREATE VIEW verdict_matrix AS SELECT 1 AS x");
+    merge_keeps_input(fx->out, old);
+    /* A row that the schema refuses, written past its CHECK constraints
+       (a read-only connection's integrity check does not look at them):
+       the input's fault, as any other. */
+    char bad[256];
+    copy_shard(fx, bad, sizeof bad);
+    fx_raw(bad, "PRAGMA ignore_check_constraints = 1;"
+                " UPDATE results SET verdict = 'Maybe' WHERE rowid = 2");
+    char err[1024], fresh[256];
+    fx_path(&fx->d, "fresh.db", fresh, sizeof fresh);
+    const char *in2[] = {bad};
+    assert_int_equal(res_merge(fresh, in2, 1, 0, err, sizeof err),
+                     RES_EINPUT);
+    assert_int_equal(access(fresh, F_OK), -1);
+    char want[1024];
+    snprintf(want, sizeof want, "%s: a row that gpmc's schema refuses (CHECK"
+             " constraint failed: verdict IN ('Ok', 'No', 'Unknown'))", bad);
+    assert_string_equal(err, want);
+}
+
+/* A database of an earlier gpmc (its results table refuses 'Unknown'):
+   merged as a reader sees it, the verdicts of its incomplete checks as
+   the upgrade writes them, and not written itself. */
+static void test_earlier_input(void **state)
+{
+    Fixture *fx = *state;
+    char old[256];
+    fx_path(&fx->d, "v1.db", old, sizeof old);
+    size_t n;
+    char *sql = fx_slurp("tests/data/res/main-v1.sql", &n);
+    fx_raw(old, sql);
+    free(sql);
+    merge_keeps_input(fx->out, old);
+    ResDb *db = fx_open(fx->out, RES_READONLY);
+    char *v = fx_query(db, "SELECT check_id, group_concat(verdict, ' ') AS v"
+                       " FROM (SELECT * FROM results ORDER BY check_id,"
+                       " cond_index) GROUP BY check_id", RES_FMT_CSV);
+    assert_string_equal(v, "check_id,v\n"
+                           "1,Unknown Unknown Ok Unknown No Unknown\n"
+                           "2,Unknown Unknown Ok Unknown No Unknown\n"
+                           "3,Ok No Ok No No Ok\n");
+    free(v);
+    res_close(db);
 }
 
 /* A page of the file overwritten: SQLite's integrity check or a read of
@@ -444,6 +501,7 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_inputs, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_earlier_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_page, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_output, setup,
                                         teardown),

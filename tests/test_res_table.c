@@ -54,6 +54,62 @@ static void test_text(void **state)
     res_table_free(t);
 }
 
+/* A cell wider than RES_TABLE_CELL_MAX (a test name of megabytes) is
+   clipped in text tables, on a character boundary, so it cannot widen every
+   row of its column; CSV keeps it whole; note lines are not clipped. */
+static void test_text_clips_wide_cells(void **state)
+{
+    (void)state;
+    enum { LONG = 4000 };
+    static const char *const h[] = {"test", "n", "why"};
+    char *name = malloc(LONG + 1), *want = NULL;
+    assert_non_null(name);
+    /* 76 ASCII characters, then 'é' (2 bytes) as the 77th, then more */
+    memset(name, 'a', LONG);
+    memcpy(name + 76, "\xc3\xa9", 2);
+    name[LONG] = '\0';
+    ResTable *t = res_table_new(3, h);
+    assert_non_null(t);
+    res_table_note(t, 2);
+    const char *r1[] = {name, "1", name};
+    const char *r2[] = {"short", "2", NULL};
+    /* escapes count as what they show: 40 newlines are 80 characters */
+    const char *r3[] = {"\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+                        "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n",
+                        "3", NULL};
+    const char *r4[] = {"\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+                        "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\nx",
+                        "4", NULL};
+    res_table_add(t, r1, NULL);
+    res_table_add(t, r2, NULL);
+    res_table_add(t, r3, NULL);
+    res_table_add(t, r4, NULL);
+    char *out = print(t, RES_FMT_TABLE, RES_OK);
+    BaseStr w = {0};
+    char clipped[128], rule[RES_TABLE_CELL_MAX + 1];
+    snprintf(clipped, sizeof clipped, "%.78s...", name);  /* 77 characters */
+    memset(rule, '-', RES_TABLE_CELL_MAX);
+    rule[RES_TABLE_CELL_MAX] = '\0';
+    base_str_printf(&w, "%-80s  n\n%s  -\n", "test", rule);
+    base_str_printf(&w, "%s  1\n  why: %s\n", clipped, name);
+    base_str_printf(&w, "%-80s  2\n", "short");
+    for (int i = 0; i < 40; i++)
+        base_str_printf(&w, "\\n");
+    base_str_printf(&w, "  3\n");
+    for (int i = 0; i < 38; i++)
+        base_str_printf(&w, "\\n");
+    base_str_printf(&w, "...   4\n");
+    want = w.s;
+    assert_string_equal(out, want);
+    free(out);
+    out = print(t, RES_FMT_CSV, RES_OK);
+    assert_non_null(strstr(out, name));
+    free(out);
+    base_str_free(&w);
+    free(name);
+    res_table_free(t);
+}
+
 static void test_csv(void **state)
 {
     (void)state;
@@ -144,6 +200,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_text_clips_wide_cells),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_allocation_failures),

@@ -293,6 +293,8 @@ typedef struct Tm {
     int32_t *lines;                     /* scratch */
     size_t caplines;
     int64_t steps, max_steps;
+    double timeout_s, deadline;         /* tm_run_timed; 0: none */
+    uint32_t polls;                     /* events since the clock was read */
     TmCosts *out;
 } Tm;
 

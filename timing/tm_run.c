@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "timing/timing_int.h"
 
@@ -107,11 +108,12 @@ static void stuck_cb(void *ctx, uint32_t step, const MdlError *e)
         tm_error(t, TM_ERROR, "%s: %s", mdl_err_names[e->kind], e->msg);
 }
 
-static void ignore_succ(void *ctx, uint32_t step, const MdlState *s)
+static int ignore_succ(void *ctx, uint32_t step, const MdlState *s)
 {
     (void)ctx;
     (void)step;
     (void)s;
+    return 0;
 }
 
 static const char *wait_name(const TmThread *th)
@@ -217,6 +219,53 @@ static void configure_rows(Tm *t, const double *v, double core)
         t->row_lines = 1;
 }
 
+/* Every latency in core cycles must stay at most TM_MAX_LATENCY, so that
+   no sum of them over a run of TM_MAX_STEPS steps (a few events each)
+   overflows a Tick: each key is in range on its own, but core_ghz = 1e9
+   with nvm_write_ns = 1e9 is 10^18 cycles a write, and with icnt_ghz =
+   1e-9 a crossbar traversal is 3.2 * 10^19, more than a Tick holds. Such
+   a configuration is refused (an input error, TM_EINPUT), never
+   saturated: a clamped latency would give costs that mean nothing. */
+#define TM_MAX_LATENCY 4294967296.0     /* 2^32 core cycles, 2.4 s at 1.8 GHz */
+
+static int latency_refused(const Tm *t, char *err, size_t errlen)
+{
+    const double *v = t->p->config.val;
+    double core = v[LIT_CFG_CORE_GHZ], worst = 0;
+    int line = (int)v[LIT_CFG_LINE_BYTES], bus = (int)v[LIT_CFG_BUS_BYTES];
+    int flits = 1 + (line + TM_FLIT - 1) / TM_FLIT;
+    const int ns[] = {LIT_CFG_NVM_READ_NS, LIT_CFG_NVM_WRITE_NS,
+                      LIT_CFG_DRAM_READ_NS, LIT_CFG_DRAM_WRITE_NS,
+                      LIT_CFG_ROW_HIT_NS};
+    char what[160] = "";
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+        if (v[ns[i]] * core > worst) {
+            worst = v[ns[i]] * core;
+            snprintf(what, sizeof what, "%s = %g at core_ghz = %g",
+                     lit_config_name(ns[i]), v[ns[i]], core);
+        }
+    double mem = (TM_MC_LAT + (line + bus - 1) / bus) * core /
+                 v[LIT_CFG_MEM_GHZ];
+    if (mem > worst) {
+        worst = mem;
+        snprintf(what, sizeof what, "mem_ghz = %g at core_ghz = %g",
+                 v[LIT_CFG_MEM_GHZ], core);
+    }
+    double icnt = (flits > TM_ICNT_LAT ? flits : TM_ICNT_LAT) * core /
+                  v[LIT_CFG_ICNT_GHZ];
+    if (icnt > worst) {
+        worst = icnt;
+        snprintf(what, sizeof what, "icnt_ghz = %g at core_ghz = %g",
+                 v[LIT_CFG_ICNT_GHZ], core);
+    }
+    if (worst <= TM_MAX_LATENCY)
+        return 0;
+    snprintf(err, errlen, "config: %s makes one access take %.3g core"
+             " cycles; the timing model counts at most %.0f", what, worst,
+             TM_MAX_LATENCY);
+    return 1;
+}
+
 static void configure(Tm *t)
 {
     const double *v = t->p->config.val;
@@ -244,6 +293,13 @@ static void configure(Tm *t)
     configure_rows(t, v, core);
 }
 
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void run(Tm *t)
 {
     mdl_init_main(t->m, &t->s);
@@ -269,6 +325,8 @@ static void run(Tm *t)
         if (t->steps > t->max_steps)
             tm_error(t, TM_LIMIT, "limit: more than %lld thread steps "
                      "(a loop that never ends?)", (long long)t->max_steps);
+        if (t->deadline > 0 && !(++t->polls & 1023) && now() > t->deadline)
+            tm_error(t, TM_LIMIT, "timeout (%gs)", t->timeout_s);
     }
     if (!t->done && t->out->status == TM_OK)
         stuck(t);
@@ -277,9 +335,12 @@ static void run(Tm *t)
     t->out->nvm_bytes += t->out->end_writebacks * t->line_bytes;
 }
 
-/* The run proper; out of memory anywhere in it comes back here. */
+/* The run proper; out of memory anywhere in it comes back here. 0,
+   TM_EINPUT (a configuration refused) or 1 (out of memory). */
 static int guarded(Tm *t, char *err, size_t errlen)
 {
+    if (latency_refused(t, err, errlen))
+        return TM_EINPUT;
     if (setjmp(t->oom)) {
         snprintf(err, errlen, "out of memory in the timed run");
         return 1;
@@ -296,6 +357,12 @@ static int guarded(Tm *t, char *err, size_t errlen)
 
 int tm_run(const LitProgram *p, int model, int64_t max_steps, TmCosts *out,
            char *err, size_t errlen)
+{
+    return tm_run_timed(p, model, max_steps, 0, out, err, errlen);
+}
+
+int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
+                 double timeout_s, TmCosts *out, char *err, size_t errlen)
 {
     Tm *t;
     int rc;
@@ -314,9 +381,12 @@ int tm_run(const LitProgram *p, int model, int64_t max_steps, TmCosts *out,
     t->kind = model;
     t->pol = mdl_policy(model);
     t->max_steps = max_steps > 0 ? max_steps : TM_MAX_STEPS;
+    t->timeout_s = timeout_s;
+    t->deadline = timeout_s > 0 ? now() + timeout_s : 0;
     t->out = out;
     t->m = mdl_new(p, LIT_STRICT, 0, err, errlen);
-    rc = !t->m || guarded(t, err, errlen);
+    rc = !t->m ? (strcmp(err, MDL_OOM) ? TM_EINPUT : 1)
+               : guarded(t, err, errlen);
     if (rc && t->m)
         memset(out, 0, sizeof *out);
     tm_cta_free(t);

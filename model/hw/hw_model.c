@@ -167,7 +167,7 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     Hw *h = base_arena_alloc(m->arena, sizeof *h);
     uint32_t nw;
     if (!h) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, MDL_OOM);
         return -1;
     }
     m->mstate = h;
@@ -176,7 +176,7 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     h->ack_drain = h->vol && m->p->config.val[LIT_CFG_WT_ACK] == 0;
     m->fx_kept = 1;
     if (layout(m, h) || project(m, h)) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, MDL_OOM);
         return -1;
     }
     nw = (uint32_t)h->nw;
@@ -204,7 +204,7 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     h->opt = base_arena_alloc(m->arena, (size_t)(HW_MAXWT + 2) *
                                        ((size_t)nw + 1) * sizeof *h->opt);
     if (!h->need || !h->nopt || !h->optat || !h->opt) {
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, MDL_OOM);
         return -1;
     }
     return 0;

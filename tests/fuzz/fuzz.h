@@ -7,9 +7,11 @@
  *               "PATH:LINE:COL: error: …" lines, never a crash; a program
  *               prints, parses back equal, and printing is a fixed point;
  *   fuzz_check  the whole pipeline with small limits (states, steps, crash
- *               depth, time) never fails inside gpmc, and when the default
- *               and the --naive exploration both finish they agree: the
- *               same crash-image sets, verdicts and outcome states.
+ *               depth, time: 2 s an exploration, 10 s of explorations an
+ *               input, GPMC_FUZZ_INPUT_S) never fails inside gpmc, and when
+ *               the default and the --naive exploration both finish they
+ *               agree: the same crash-image sets, verdicts and outcome
+ *               states.
  */
 #ifndef GPMC_FUZZ_H
 #define GPMC_FUZZ_H

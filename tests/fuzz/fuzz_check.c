@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "checker/checker.h"
 #include "harness/harness.h"
@@ -13,6 +14,30 @@
 
 /* Programs past these are skipped: the point is many small runs. */
 enum { MAX_THREADS = 16, MAX_WORDS = 512, MAX_INSTRS = 256, MAX_CHECKS = 8 };
+
+/* The explorations of one input share this many seconds of wall-clock time
+   (GPMC_FUZZ_INPUT_S overrides it; each is bounded to CHECK_S too): twelve
+   explorations of CHECK_S each, their witnesses and timed runs could pass
+   libFuzzer's per-input timeout on a loaded machine (make fuzz sets it
+   to FUZZ_TIMEOUT, well above this). Once spent, the models left are not
+   checked: a timeout proves nothing, and only finished explorations are
+   compared. */
+#define INPUT_S 10.0
+#define CHECK_S 2.0
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double input_budget(void)
+{
+    const char *e = getenv("GPMC_FUZZ_INPUT_S");
+    double s = e ? strtod(e, NULL) : 0;
+    return s > 0 ? s : INPUT_S;
+}
 
 static _Noreturn void broken(const LitProgram *p, int model, const char *what,
                              const char *detail)
@@ -37,7 +62,8 @@ static int small(const LitProgram *p)
            p->nchecks <= MAX_CHECKS;
 }
 
-static ChkReport *check(const LitProgram *p, int model, int naive)
+static ChkReport *check(const LitProgram *p, int model, int naive,
+                        double timeout_s)
 {
     ChkOptions o;
     chk_options_default(&o);
@@ -46,7 +72,7 @@ static ChkReport *check(const LitProgram *p, int model, int naive)
     o.crash_depth = 2;
     o.max_states = 2000;
     o.max_steps = 200;
-    o.timeout_s = 2;
+    o.timeout_s = timeout_s;
     o.list_images = 1;
     o.threads = 1;
     o.max_memory_kb = 512 * 1024;
@@ -110,8 +136,14 @@ int fuzz_check(const uint8_t *data, size_t size)
     FILE *sink = fopen("/dev/null", "w");
     if (!sink)
         abort();
+    double end = now() + input_budget();
     for (int model = 0; model < LIT_NMODELS; model++) {
-        ChkReport *a = check(p, model, 0), *n = check(p, model, 1);
+        double left = (end - now()) / 2;
+        if (left <= 0)
+            break;
+        if (left > CHECK_S)
+            left = CHECK_S;
+        ChkReport *a = check(p, model, 0, left), *n = check(p, model, 1, left);
         if (a->nresults != p->nchecks || n->nresults != p->nchecks)
             broken(p, model, "a result is missing", NULL);
         if (a->status == CHK_DONE && n->status == CHK_DONE)
