@@ -60,7 +60,7 @@ static unsigned op_flags(const Model *m, int op)
     if (f & LIT_OPF_PERSIST)
         out |= MDL_I_PERSIST;
     if ((f & LIT_OPF_BARRIER) ||
-        ((f & LIT_OPF_SCOPED) && m->ops->collective(m, op)))
+        mdl_policy_collective(m->pol, op))
         out |= MDL_I_WAITS | (f & LIT_OPF_GRID ? MDL_I_GRID : 0);
     return out;
 }
