@@ -864,6 +864,7 @@ void mdl_launch_view(const Model *m, const MdlState *s, MdlLaunchView *out)
 uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot)
 {
     const MdlLaunch *L = mdl_launch_of(m, s);
+    assert(slot >= 0 && slot < L->nthreads);
     return TH_PC(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]);
 }
 
@@ -890,6 +891,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     MdlError e;
     uint32_t codes[128];
     int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
+    assert(nev >= 0 && nev <= 128);
     if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
         int i = red_por_ample(m, s, L, codes, nev, out);
         if (i >= 0) {

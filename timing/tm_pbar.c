@@ -261,6 +261,7 @@ static void end_action(Tm *t, TmWarp *w)
 void tm_batch_dec(Tm *t, int32_t b)
 {
     TmBatch *x = &t->b[b];
+    assert(b >= 0 && (size_t)b < t->nb && x->outstanding > 0);
     if (--x->outstanding)
         return;
     switch (x->kind) {

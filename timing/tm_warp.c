@@ -16,7 +16,6 @@
  * is charged to the cause that held it (fence, persist barrier, bar.sync,
  * memory). Cycles an SM's issue width takes are not stalls.
  */
-#include <assert.h>
 #include <string.h>
 
 #include "timing/timing_int.h"
@@ -24,6 +23,7 @@
 void tm_wake(Tm *t, int32_t wi, Tick at)
 {
     TmWarp *w = &t->w[wi];
+    assert(wi >= 0 && wi < t->nwarp);
     if (w->sched != TICK_NONE && w->sched <= at)
         return;
     w->sched = at;
@@ -35,6 +35,7 @@ void tm_set_wait(Tm *t, int32_t wi, int wait)
     TmWarp *w = &t->w[wi];
     t->blocked += (wait != W_NONE) - (w->wait != W_NONE);
     w->wait = (uint8_t)wait;
+    assert(t->blocked >= 0 && t->blocked <= t->nwarp);
 }
 
 void tm_cause(Tm *t, TmWarp *w, int cause, Tick at)
@@ -65,6 +66,8 @@ void tm_warp_idle(Tm *t, TmWarp *w, int cause, Tick at)
 void tm_warp_req_done(Tm *t, const TmReq *r)
 {
     TmWarp *w = &t->w[r->warp];
+    assert(t->live > 0 && (!(r->flags & F_WRITE) || w->outstanding > 0));
+    assert(r->reg < 0 || w->reg_pending[r->reg] > 0);
     t->live--;
     if ((r->flags & F_WRITE) && --w->outstanding == 0 &&
         (w->wait == W_FENCE || (w->wait == W_PB && w->pb_stage == PB_FENCE)))
@@ -150,6 +153,7 @@ static int scoreboard(Tm *t, int32_t wi, const MdlInstr *d)
     if (dest_reg(d) >= 0)
         regs[n++] = (uint16_t)dest_reg(d);
     for (int i = 0; i < n; i++) {
+        assert(regs[i] < t->k->nregs);
         if (w->reg_pending[regs[i]]) {
             w->wait_reg = regs[i];
             tm_set_wait(t, wi, W_REG);
