@@ -52,7 +52,9 @@
  *
  * THREAD WORDS (per slot of the launch): the line bit set of outstanding
  * write-back requests, the lines written since launch, then (volatile) one
- * byte per controller: queue entries ahead of the thread's pcommit.
+ * byte per controller: queue entries ahead of the thread's pcommit (at
+ * most HW_MAXCOUNT: a pcommit with more ahead of it ends the check as
+ * incomplete).
  *
  * Canonical form: a write-back request exists only on a dirty line (one on
  * a clean line may complete at once with no effect); one thread's requests
