@@ -96,8 +96,10 @@ SAN_ENV := ASAN_OPTIONS=exitcode=$(SAN_EXIT) \
            UBSAN_OPTIONS=exitcode=$(SAN_EXIT):print_stacktrace=1 \
            GPMC_SAN_EXIT=$(SAN_EXIT)
 
+# GPMC_DEBUG adds the invariant checks that cost O(n) per step (the hw
+# region, the abstract pending set, the timing heap).
 asan: deps
-	$(SAN_ENV) $(MAKE) BUILD=build-asan OPT=-O1 \
+	$(SAN_ENV) $(MAKE) BUILD=build-asan OPT=-O1 EXTRA_CFLAGS=-DGPMC_DEBUG \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  unit e2e
 

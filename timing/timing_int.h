@@ -26,6 +26,7 @@
 #ifndef GPMC_TIMING_INT_H
 #define GPMC_TIMING_INT_H
 
+#include <assert.h>
 #include <setjmp.h>
 
 #include "timing/timing.h"
@@ -89,7 +90,7 @@ enum {
 
 typedef struct {
     uint8_t kind, stage, space, flags;
-    int8_t reg;                         /* register a load writes, or -1 */
+    int32_t reg;                        /* register a load writes, or -1 */
     int32_t line;                       /* line in its space; drain: ctrl */
     int32_t sm;
     int32_t warp, batch;                /* told at completion, or -1 */

@@ -46,6 +46,7 @@ int32_t tm_req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
 {
     int32_t i = t->rqfree;
     TmReq *r;
+    assert(kind >= RQ_LOAD && kind <= RQ_FILL && line >= 0 && sm < t->nsm);
     if (i >= 0) {
         t->rqfree = t->rq[i].next;
     } else {
@@ -74,6 +75,8 @@ void tm_req_free(Tm *t, int32_t i)
 static void req_attach(Tm *t, int32_t i)
 {
     const TmReq *r = &t->rq[i];
+    assert(r->warp < t->nwarp && r->batch < (int32_t)t->nb);
+    assert(r->reg < 0 || (r->warp >= 0 && r->reg < t->k->nregs));
     if (r->warp >= 0) {
         TmWarp *w = &t->w[r->warp];
         t->live++;
@@ -88,6 +91,8 @@ static void req_attach(Tm *t, int32_t i)
 
 void tm_stage_at(Tm *t, int32_t i, int stage, Tick at)
 {
+    assert(i >= 0 && (size_t)i < t->nrq && stage >= S_PART &&
+           stage <= S_DONE);
     t->rq[i].stage = (uint8_t)stage;
     tm_post(t, at, EV_REQ, i);
 }
@@ -113,7 +118,7 @@ int32_t tm_mem_send(Tm *t, int kind, int space, int32_t line, int32_t sm,
     TmReq *r = &t->rq[i];
     r->warp = warp;
     r->batch = batch;
-    r->reg = (int8_t)reg;
+    r->reg = reg;
     r->flags = (uint8_t)flags;
     r->bytes = bytes;
     req_attach(t, i);
@@ -139,7 +144,7 @@ Tick tm_mem_load(Tm *t, int space, int32_t line, int32_t sm, int32_t warp,
             int32_t f = c->l[i].fill;
             r = tm_req_new(t, RQ_MERGED, space, line, sm);
             t->rq[r].warp = warp;
-            t->rq[r].reg = (int8_t)reg;
+            t->rq[r].reg = reg;
             req_attach(t, r);
             t->rq[r].next = t->rq[f].waiters;
             t->rq[f].waiters = r;

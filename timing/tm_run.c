@@ -46,10 +46,24 @@ static int ev_before(const TmEvent *a, const TmEvent *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+/* The heap order: no event before its parent (O(n): debug builds). */
+#ifdef GPMC_DEBUG
+static void heap_check(const Tm *t)
+{
+    for (size_t i = 1; i < t->nheap; i++)
+        assert(!ev_before(&t->heap[i], &t->heap[(i - 1) / 2]));
+}
+#else
+#define heap_check(t) ((void)0)
+#endif
+
+/* Time never runs back: an event is posted at or after the current
+   cycle. */
 void tm_post(Tm *t, Tick at, int kind, int32_t id)
 {
     TmEvent e;
     size_t i;
+    assert(at >= t->now && kind >= EV_WARP && kind <= EV_MC && id >= 0);
     TM_GROW(t, t->heap, t->capheap, t->nheap + 1);
     e.t = at;
     e.seq = t->evseq++;
@@ -65,12 +79,16 @@ void tm_post(Tm *t, Tick at, int kind, int32_t id)
         i = up;
     }
     t->heap[i] = e;
+    heap_check(t);
 }
 
 static TmEvent pop(Tm *t)
 {
-    TmEvent top = t->heap[0], last = t->heap[--t->nheap];
+    TmEvent top, last;
     size_t i = 0;
+    assert(t->nheap > 0);
+    top = t->heap[0];
+    last = t->heap[--t->nheap];
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= t->nheap)
@@ -84,6 +102,9 @@ static TmEvent pop(Tm *t)
     }
     if (t->nheap)
         t->heap[i] = last;
+    /* the next event comes no earlier than this one */
+    assert(!t->nheap || !ev_before(&t->heap[0], &top));
+    heap_check(t);
     return top;
 }
 
@@ -307,6 +328,7 @@ static void run(Tm *t)
         t->done = 1;
     while (t->nheap && t->out->status == TM_OK) {
         TmEvent e = pop(t);
+        assert(e.t >= t->now);
         t->now = e.t;
         switch (e.kind) {
         case EV_WARP:
