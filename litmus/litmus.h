@@ -65,6 +65,9 @@ typedef enum {
     LIT_CFG_WPQ_LOW,
     LIT_CFG_CTA_PER_SM,     /* occupancy limits */
     LIT_CFG_THREADS_PER_SM,
+    LIT_CFG_PM_PATH,        /* 0 l2, 1 pcie (DESIGN section 7) */
+    LIT_CFG_PCIE_NS,        /* pcie: a PM write's round trip to host PM */
+    LIT_CFG_PCIE_GBPS,      /* pcie: the link's write bandwidth */
     LIT_NCONFIG
 } LitConfigKey;
 

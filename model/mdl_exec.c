@@ -255,6 +255,7 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->naive = (mode & MDL_NAIVE) != 0;
     m->mode = m->naive ? MDL_NAIVE : mode;
     m->ops = m->pol->ops;
+    m->hw = mdl_hw_rules(m->pol, &p->config);
     if ((!m->naive && red_access_setup(m)) ||
         ((m->mode & MDL_SLICE) && red_slice_setup(m))) {
         snprintf(err, errlen, MDL_OOM);

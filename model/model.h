@@ -78,6 +78,7 @@ typedef struct {
 /* The hardware's rows, and rows that are all empty (a model whose state
    has no cache lines: the abstract models). */
 extern const MdlHwRule mdl_hwrules[LIT_NOPCODES];
+extern const MdlHwRule mdl_hwrules_pcie[LIT_NOPCODES];   /* pm_path = pcie */
 extern const MdlHwRule mdl_hwrules_none[LIT_NOPCODES];
 
 /* Whether rule r does anything to the hierarchy. */
@@ -135,6 +136,14 @@ typedef struct {
     MdlRule psync;
 } MdlPolicy;
 
+/* The hierarchy's rules under configuration c: mdl_hwrules, or GPM's PCIe
+   path (mdl_hwrules_pcie) when c says pm_path = pcie. What a program's own
+   hardware instructions cost is read there, in every model (DESIGN
+   section 4, Timing). */
+const MdlHwRule *mdl_hw_hierarchy(const LitConfig *c);
+/* The rules a model with policy pol follows under c: its row's, the
+   hierarchy's taken from c. */
+const MdlHwRule *mdl_hw_rules(const MdlPolicy *pol, const LitConfig *c);
 const MdlPolicy *mdl_policy(int model);  /* NULL for an unknown model */
 /* The rule instruction `op` follows (pbar.*, psync), or NULL. */
 const MdlRule *mdl_policy_rule(const MdlPolicy *pol, int op);

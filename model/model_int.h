@@ -97,6 +97,7 @@ struct Model {
     const LitProgram *p;
     int kind;                           /* LIT_STRICT … LIT_HW */
     const MdlPolicy *pol;               /* mdl_policy(kind) */
+    const MdlHwRule *hw;                /* mdl_hw_rules(pol, config) */
     int naive;
     unsigned mode;                      /* MDL_NAIVE, MDL_FUSE, … */
     struct MdlRed *red;                 /* reductions' data, or NULL */

@@ -16,6 +16,13 @@
  * L2 is write-back, write-allocate without fetch (a store miss allocates
  * the line); loads and atomics that miss fetch the line, and later
  * requests for a line being filled wait for that fill (one MSHR per line).
+ *
+ * pm_path = pcie (GPM's platform: PM in host memory, DDIO off): a PM
+ * access leaves L2 for the PCIe link instead of a controller,
+ *   L2 done -> PCIe link (FCFS, pcie_gbps) -> host PM (pcie_ns round trip)
+ *   -> crossbar -> SM input port -> done
+ * and a write is persistent when it is acknowledged. No controller, bank
+ * or WPQ of the GPU sees it.
  */
 #include <math.h>
 #include <string.h>
@@ -387,11 +394,33 @@ static void l2wb_partition(Tm *t, int32_t i)
     tm_respond(t, i);
 }
 
+/* A PM access over the PCIe link: its bytes cross the link in turn, the
+   host answers a round trip later; a write then is persistent. */
+static void over_pcie(Tm *t, int32_t i)
+{
+    TmReq *r = &t->rq[i];
+    int32_t bytes = r->kind == RQ_LOAD ? t->line_bytes
+                    : r->bytes ? r->bytes : 8;
+    Tick start = t->now > t->pcie_free ? t->now : t->pcie_free;
+    t->pcie_free = start + (Tick)ceil(bytes * t->pcie_cyc_byte - 1e-9);
+    if (r->kind != RQ_LOAD) {
+        t->out->nvm_writes++;
+        t->out->nvm_bytes += bytes;
+    }
+    tm_stage_at(t, i, S_SM, t->pcie_free + t->pcie_lat);
+}
+
 static void l2_done(Tm *t, int32_t i)
 {
     TmReq *r = &t->rq[i];
     TmCache *c = l2_of(t, r->line);
     int32_t idx;
+    if (t->pcie && r->space == LIT_PM &&
+        (r->kind == RQ_LOAD || r->kind == RQ_ATOM || r->kind == RQ_WT ||
+         r->kind == RQ_STORE)) {
+        over_pcie(t, i);
+        return;
+    }
     switch (r->kind) {
     case RQ_LOAD: case RQ_ATOM:
         l2_read(t, i);

@@ -62,7 +62,7 @@ static unsigned pb_plan(const Tm *t, int op)
         plan |= PA_WAITBG;
     if (mdl_policy_collective(pol, op))
         plan |= PA_COLL;
-    if (pol->hw[op].settle)
+    if (mdl_hw_rules(t->pol, &t->p->config)[op].settle)
         plan |= PA_FENCE | PA_DRAIN;
     return plan;
 }

@@ -257,7 +257,7 @@ static int latency_refused(const Tm *t, char *err, size_t errlen)
     int flits = 1 + (line + TM_FLIT - 1) / TM_FLIT;
     const int ns[] = {LIT_CFG_NVM_READ_NS, LIT_CFG_NVM_WRITE_NS,
                       LIT_CFG_DRAM_READ_NS, LIT_CFG_DRAM_WRITE_NS,
-                      LIT_CFG_ROW_HIT_NS};
+                      LIT_CFG_ROW_HIT_NS, LIT_CFG_PCIE_NS};
     char what[160] = "";
     for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
         if (v[ns[i]] * core > worst) {
@@ -279,6 +279,12 @@ static int latency_refused(const Tm *t, char *err, size_t errlen)
         snprintf(what, sizeof what, "icnt_ghz = %g at core_ghz = %g",
                  v[LIT_CFG_ICNT_GHZ], core);
     }
+    double link = line * core / v[LIT_CFG_PCIE_GBPS];
+    if (v[LIT_CFG_PM_PATH] != 0 && link > worst) {
+        worst = link;
+        snprintf(what, sizeof what, "pcie_gbps = %g at core_ghz = %g",
+                 v[LIT_CFG_PCIE_GBPS], core);
+    }
     if (worst <= TM_MAX_LATENCY)
         return 0;
     snprintf(err, errlen, "config: %s makes one access take %.3g core"
@@ -293,6 +299,9 @@ static void configure(Tm *t)
     double core = v[LIT_CFG_CORE_GHZ];
     t->icnt_ratio = core / v[LIT_CFG_ICNT_GHZ];
     t->icnt_lat = tm_icnt(t, TM_ICNT_LAT);
+    t->pcie = v[LIT_CFG_PM_PATH] != 0;
+    t->pcie_lat = cycles_of(v[LIT_CFG_PCIE_NS], 1, core);
+    t->pcie_cyc_byte = core / v[LIT_CFG_PCIE_GBPS];
     t->mc_lat = cycles_of(TM_MC_LAT, v[LIT_CFG_MEM_GHZ], core);
     t->mc_occ = cycles_of(1, v[LIT_CFG_MEM_GHZ], core);
     t->line_bytes = (int32_t)v[LIT_CFG_LINE_BYTES];
@@ -402,6 +411,7 @@ int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
     t->p = p;
     t->kind = model;
     t->pol = mdl_policy(model);
+    t->hw = mdl_hw_hierarchy(&t->p->config);
     t->max_steps = max_steps > 0 ? max_steps : TM_MAX_STEPS;
     t->timeout_s = timeout_s;
     t->deadline = timeout_s > 0 ? now() + timeout_s : 0;

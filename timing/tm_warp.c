@@ -260,7 +260,7 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
             tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
                         F_WRITE | (strict ? F_THROUGH | wt_ack : 0), 8,
                         start);
-        else if (strict || mdl_hwrules[op].write == MDL_HW_WT)
+        else if (strict || t->hw[op].write == MDL_HW_WT)
             tm_mem_send(t, RQ_WT, space, line, w->sm, wi, -1, -1,
                         F_WRITE | wt_ack, bytes, start);
         else
@@ -449,7 +449,7 @@ static void issue(Tm *t, int32_t wi)
         }
     }
     t->out->instructions++;
-    hr = &mdl_hwrules[d->op];
+    hr = &t->hw[d->op];
     w->issued++;
     w->ready = t->now + 1;
     if (t->last_issue < t->now + 1)

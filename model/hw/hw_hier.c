@@ -219,9 +219,9 @@ int hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     const Hw *h = hw_of(m);
     uint32_t pm_off = L->pm_off;
     int l = h->wline[dw], dirty = hw_bit(s, pm_off + h->r_dirty, l);
-    int wt = m->pol->hw[op].write == MDL_HW_WT;
+    int wt = m->hw[op].write == MDL_HW_WT;
     (void)info;
-    assert(m->pol->hw[op].write);
+    assert(m->hw[op].write);
     if (!hw_kept(h, l)) {
         mdl_set(s, pm_off + (uint32_t)dw, (uint64_t)v);
         return MDL_OK;
@@ -325,7 +325,7 @@ int hw_hier_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                        MdlError *e)
 {
     const Hw *h = hw_of(m);
-    const MdlHwRule *r = &m->pol->hw[in->op];
+    const MdlHwRule *r = &m->hw[in->op];
     assert(mdl_hwrule_acts(r) && !r->write);
     if (r->request == MDL_HW_RQ_LINE) {
         request(m, s, L, slot, h->wline[dw], info);

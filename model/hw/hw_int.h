@@ -98,6 +98,8 @@ static inline uint32_t hw_ev_code(int k, int32_t i)
 
 typedef struct {
     int naive;                          /* explore every event */
+    int pcie;                           /* pm_path = pcie: every word is a
+                                           line of its own (hw_model.c) */
     int vol;                            /* wpq = volatile */
     int ack_drain;                      /* a write-through's request
                                            completes at its drain (volatile

@@ -90,7 +90,7 @@ static int changes(const Model *m, const MdlState *s, uint32_t pm_off,
                    const MdlInstr *in, int32_t dw)
 {
     int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv = in->a;
-    if (m->pol->hw[in->op].write == MDL_HW_WT)
+    if (m->hw[in->op].write == MDL_HW_WT)
         return 1;
     if ((lit_opflags(in->op) & LIT_OPF_ATOMIC) &&
         !lit_atomic(in->in, old, in->a, in->b, &nv))
@@ -107,7 +107,7 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
     MdlInstr in;
     if (mdl_decode(m, s, t, &in))
         return;
-    r = &m->pol->hw[in.op];
+    r = &m->hw[in.op];
     if (r->write) {
         if (in.space == LIT_PM && in.word >= 0 &&
             (h->vol || changes(m, s, L->pm_off, &in, h->cidx[in.word])))

@@ -126,7 +126,9 @@ static int layout(Model *m, Hw *h)
         return -1;
     for (int32_t i = 0; i < h->nw; i++) {
         int32_t line = p->pm_line[h->cword[i]];
-        if (!h->nl || h->lno[h->nl - 1] != line) {
+        /* pcie: one write-through FIFO per word, so each word is a line of
+           its own (lno keeps its cache line, for names and the slice) */
+        if (!h->nl || h->lno[h->nl - 1] != line || h->pcie) {
             h->lno[h->nl] = line;
             h->lfirst[h->nl++] = i;
         }
@@ -235,7 +237,9 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     }
     m->mstate = h;
     h->naive = m->naive;
-    h->vol = m->p->config.val[LIT_CFG_WPQ] != 0;
+    h->pcie = m->p->config.val[LIT_CFG_PM_PATH] != 0;
+    /* pcie: a completed write is in host PM; no WPQ of the GPU's */
+    h->vol = !h->pcie && m->p->config.val[LIT_CFG_WPQ] != 0;
     h->ack_drain = h->vol && m->p->config.val[LIT_CFG_WT_ACK] == 0;
     m->fx_kept = 1;
     if (layout(m, h) || project(m, h)) {
@@ -305,8 +309,13 @@ static int hw_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
 {
     int32_t dw = word >= 0 ? hw_of(m)->cidx[word] : -1;
     int r;
-    if (m->pol->hw[in->op].request == MDL_HW_RQ_LINE && dw < 0) {
+    if (m->hw[in->op].request == MDL_HW_RQ_LINE && dw < 0) {
         mdl_info_effect(info, "not persistent memory: no effect");
+        return MDL_OK;
+    }
+    if (!mdl_hwrule_acts(&m->hw[in->op])) {
+        /* pm_path = pcie: membar.cta and membar.gl complete no PM write */
+        mdl_info_effect(info, "completes no write to PM over PCIe");
         return MDL_OK;
     }
     r = hw_hier_instr(m, s, L, slot, in, dw, info, e);
@@ -324,7 +333,7 @@ static int hw_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
                       int n, int op, MdlStepInfo *info)
 {
     int r = MDL_OK;
-    if (m->pol->hw[op].settle)
+    if (m->hw[op].settle)
         r = hw_hier_pbar(m, s, L, first, n, info);
     hw_check(m, s, L);
     return r;

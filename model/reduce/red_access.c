@@ -372,7 +372,7 @@ static int keeps_any(const Model *m, uint32_t lo, uint32_t hi)
    queued). */
 unsigned red_access_hier(const Model *m, int op)
 {
-    const MdlHwRule *r = &m->pol->hw[op];
+    const MdlHwRule *r = &m->hw[op];
     int durable = m->red->durable;
     if (r->write || r->request == MDL_HW_RQ_LINE)
         return FP_LINE;
@@ -535,7 +535,7 @@ static int body_lines(Model *m, const LitBody *b, MdlSlotRed *sr,
     uint32_t n = 0;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const MdlAcc *a = &sr->acc[pc];
-        if (m->pol->hw[b->code[pc].op].request == MDL_HW_RQ_DIRTY &&
+        if (m->hw[b->code[pc].op].request == MDL_HW_RQ_DIRTY &&
             m->p->pm_words > 0) {
             if (BASE_GROW(*buf, *cap, 2 * ((size_t)n + 1)))
                 return -1;
@@ -624,7 +624,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
                 for (uint32_t j = start; j < npool; j++)
                     if (keeps_any(m, pool[2 * j], pool[2 * j + 1]))
                         a->flags |= FP_GROW |
-                                    (m->pol->hw[in->op].write == MDL_HW_WT
+                                    (m->hw[in->op].write == MDL_HW_WT
                                          ? FP_WT : 0);
         }
         if ((a->flags & FP_ENDS) &&

@@ -233,7 +233,7 @@ static int events_commute(Model *m, const MdlState *s, const MdlLaunch *L,
    acts on lines, with a durable WPQ. */
 static int may_be_quiet(const Model *m, const MdlInstr *d)
 {
-    return m->pol->hw[d->op].write && m->red->durable &&
+    return m->hw[d->op].write && m->red->durable &&
            d->space == LIT_PM;
 }
 
@@ -266,7 +266,7 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
                         MDL_I_BOUNDS)))
             break;
         if ((lit_opflags(d.op) & (LIT_OPF_READ | LIT_OPF_WRITE)) ||
-            mdl_hwrule_acts(&m->pol->hw[d.op]))
+            mdl_hwrule_acts(&m->hw[d.op]))
             c = commutes(m, s, L, i, &d, 0, &grow);
         if (!c && !may_be_quiet(m, &d))
             break;
