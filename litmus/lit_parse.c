@@ -1029,7 +1029,8 @@ static int read_failed(const char *path, const char *why, BaseDiag *diag)
 }
 
 static int parse(const char *path, const char *text, size_t len,
-                 const LitOptions *opt, LitProgram **out, BaseDiag *diag)
+                 const LitOptions *opt, const LitSource *sources,
+                 int nsources, LitProgram **out, BaseDiag *diag)
 {
     *out = NULL;
     BaseArena *a = base_arena_new();
@@ -1052,6 +1053,8 @@ static int parse(const char *path, const char *text, size_t len,
     P->errs.arena = a;
     P->errs.path = path;
     P->opt = opt ? opt : &no_options;
+    P->sources = sources;
+    P->nsources = nsources;
     P->define_used = lit_parse_alloc(P, (size_t)P->opt->ndefines + 1);
     P->prog = lit_parse_alloc(P, sizeof(LitProgram));
     P->prog->arena = a;
@@ -1093,13 +1096,20 @@ static int parse(const char *path, const char *text, size_t len,
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
                      LitProgram **out, BaseDiag *diag)
 {
-    return parse(path, text, strlen(text), opt, out, diag);
+    return parse(path, text, strlen(text), opt, NULL, 0, out, diag);
 }
 
 int lit_parse_bytes(const char *path, const char *text, size_t len,
                     const LitOptions *opt, LitProgram **out, BaseDiag *diag)
 {
-    return parse(path, text, len, opt, out, diag);
+    return parse(path, text, len, opt, NULL, 0, out, diag);
+}
+
+int lit_parse_sources(const char *path, const char *text, size_t len,
+                      const LitOptions *opt, const LitSource *sources,
+                      int nsources, LitProgram **out, BaseDiag *diag)
+{
+    return parse(path, text, len, opt, sources, nsources, out, diag);
 }
 
 int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
@@ -1131,7 +1141,7 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
         snprintf(line, sizeof line, "cannot read: %s", strerror(err));
         return read_failed(path, err == ENOMEM ? "out of memory" : line, diag);
     }
-    int rc = parse(path, buf ? buf : "", len, opt, out, diag);
+    int rc = parse(path, buf ? buf : "", len, opt, NULL, 0, out, diag);
     base_free(buf);
     return rc;
 }

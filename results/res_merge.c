@@ -289,6 +289,44 @@ out:
     return rc;
 }
 
+/* The proposals of fix and tune, under their run's and test's new ids; a
+   proposal already there (the same input merged twice) is kept once. */
+static int merge_proposals(Merge *g)
+{
+    sqlite3_stmt *from, *ins = NULL;
+    int rc = res_sql_prepare(g->src, &from,
+                             "SELECT run_id, test_id, command, seq, size,"
+                             " changes, diff, state, rank, cycles, verdicts,"
+                             " witness FROM proposals ORDER BY proposal_id",
+                             "");
+    if (rc)
+        return rc;
+    rc = res_sql_prepare(g->dst, &ins,
+                         "INSERT INTO proposals(run_id, test_id, command, seq,"
+                         " size, changes, diff, state, rank, cycles, verdicts,"
+                         " witness) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                         " ON CONFLICT(run_id, test_id, command, seq)"
+                         " DO NOTHING", "");
+    int s;
+    while (!rc && (s = res_sql_step(g->src, from)) > 0) {
+        int64_t run = map_get(&g->runs, sqlite3_column_int64(from, 0));
+        int64_t test = map_get(&g->tests, sqlite3_column_int64(from, 1));
+        if (run < 0 || test < 0) {
+            rc = res_sql_fail(g->dst, RES_EINTERNAL, "merge: a proposal"
+                              " refers to a missing run or test");
+            break;
+        }
+        if (!(rc = res_sql_rebind(g->dst, ins, "ii", run, test)) &&
+            !(rc = bind_row(g, ins, 3, from, 2)))
+            rc = write_row(g->dst, ins);
+    }
+    if (!rc && s < 0)
+        rc = -s;
+    sqlite3_finalize(from);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
 /* ---- verification ------------------------------------------------------ */
 
 /* The rows of a query (one text argument, or none when arg is NULL) as
@@ -650,8 +688,9 @@ int res_merge(const char *out_path, const char *const *in, int nin,
             res_sql_fail(dst, rc, "%s", err);
             break;
         }
-        if (!(rc = merge_runs(&g)) && !(rc = merge_tests(&g)))
-            rc = merge_checks(&g);
+        if (!(rc = merge_runs(&g)) && !(rc = merge_tests(&g)) &&
+            !(rc = merge_checks(&g)))
+            rc = merge_proposals(&g);
         if (rc && g.src->err[0] && !dst->err[0]) {
             rc = input_error(g.src, g.src->timed_out ? RES_EINPUT : rc);
             res_sql_fail(dst, rc, "%s", g.src->err);

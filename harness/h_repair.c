@@ -1,0 +1,663 @@
+/*
+ * h_repair.c — what `gpmc fix` and `gpmc tune` share (specs/fix.md): a
+ * test as its files (the .litmus and the .cu files its kernels come from),
+ * variants of them made by source edits and re-parsed, their verification
+ * by full checks under every chosen model, their cost from the timing
+ * model, the search's budget and progress, the proposals table, diffs and
+ * --apply.
+ *
+ * A variant holds when, under every chosen model, the check is complete,
+ * every `check` line's verdict is Ok, and no runtime error is reachable
+ * unless a `check noerror` judges it. The `expect` lines play no part: a
+ * test of a bug expects the bug (`expect hw=no`), and the point of `fix` is
+ * a program where the claim holds.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/harness.h"
+
+const char *const h_repair_state_names[5] = {
+    "holds", "fails", "unknown", "invalid", "unchecked",
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int32_t count_lines(const char *t, size_t len)
+{
+    int32_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += t[i] == '\n';
+    return n;
+}
+
+/* The .cu path as the parser names it: the test's directory joined to
+   FILE as written (lit_parse.c, from_clause). */
+static char *cuda_path(const char *test, const char *from)
+{
+    const char *slash = strrchr(test, '/');
+    size_t d = from[0] == '/' || !slash ? 0 : (size_t)(slash - test + 1);
+    size_t n = d + strlen(from);
+    char *s = base_malloc(n + 1);
+    if (s) {
+        memcpy(s, test, d);
+        strcpy(s + d, from);
+    }
+    return s;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), m = strlen(tail);
+    return n >= m && !strcmp(s + n - m, tail);
+}
+
+static const char *base_name(const char *s)
+{
+    const char *slash = strrchr(s, '/');
+    return slash ? slash + 1 : s;
+}
+
+int h_repair_cuda_file(const HRepair *R, const LitProgram *p, int k, int b)
+{
+    const LitKernel *kn = &p->kernels[k];
+    const char *file = kn->nbodies > b ? kn->bodies[b].file : NULL;
+    if (!kn->from || !file || !ends_with(kn->from, ".cu") ||
+        strcmp(base_name(file), base_name(kn->from)))
+        return 0;
+    for (int i = 1; i < R->nfiles; i++)
+        if (R->from[i] == k)
+            return i;
+    return 0;
+}
+
+/* ---- variants ----------------------------------------------------------- */
+
+void h_repair_release(HRVariant *v)
+{
+    lit_program_free(v->p);
+    v->p = NULL;
+}
+
+void h_repair_variant_free(HRVariant *v)
+{
+    if (!v)
+        return;
+    h_repair_release(v);
+    for (int i = 0; i < HR_MAX_FILES; i++) {
+        base_free(v->text[i]);
+        base_free(v->lmap[i]);
+    }
+    base_free(v->desc);
+    base_free(v->why);
+    base_free(v->witness);
+    base_free(v->witness_json);
+    base_free(v->verdicts);
+    base_free(v);
+}
+
+/* Parses v's test text with its .cu texts; 0, or -1 with the errors on
+   stderr (a change that does not parse is a bug of gpmc's edits). */
+static int build(HRepair *R, HRVariant *v, int quiet)
+{
+    LitOptions lo;
+    LitSource src[HR_MAX_FILES];
+    BaseDiag d;
+    int n = 0;
+    for (int i = 1; i < R->nfiles; i++)
+        src[n++] = (LitSource){R->path[i], v->text[i], v->len[i]};
+    h_lit_options(R->o, &lo);
+    base_diag_init(&d);
+    int rc = lit_parse_sources(R->path[0], v->text[0], v->len[0], &lo, src,
+                               n, &v->p, &d);
+    if (rc && !quiet)
+        fprintf(stderr, "gpmc %s: internal error: an edited program does not"
+                " parse:\n%s", R->cmd, d.text ? d.text : "");
+    base_diag_free(&d);
+    return rc ? -1 : 0;
+}
+
+/* The canonical program and every .cu text: equal hashes, equal
+   programs. */
+static int program_hash(const HRVariant *v, int nfiles, char hash[65])
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return -1;
+    int rc = lit_print(f, v->p);
+    for (int i = 1; i < nfiles; i++) {
+        fprintf(f, "\n// %d\n", i);
+        fwrite(v->text[i], 1, v->len[i], f);
+    }
+    if (fclose(f) || rc) {
+        free(buf);
+        return -1;
+    }
+    base_sha256(buf, len, hash);
+    free(buf);
+    return 0;
+}
+
+/* 1 when hash was seen before, else records it (0); -1 out of memory. */
+static int seen(HRepair *R, const char hash[65])
+{
+    for (size_t i = 0; i < R->nseen; i++)
+        if (!memcmp(R->seen[i], hash, 65))
+            return 1;
+    if (R->nseen == R->capseen &&
+        BASE_GROW(R->seen, R->capseen, R->nseen + 1))
+        return -1;
+    memcpy(R->seen[R->nseen++], hash, 65);
+    return 0;
+}
+
+/* The line map after edits of one file. An edit spans old lines l0..l1
+   (where it starts and ends): l0..l1-1 go, the rest of l1 stays, after the
+   new lines the edit's text adds. */
+static int32_t *remap(const int32_t *map, int32_t nlines, const char *old,
+                      const HREdit *ed, int n, int file, int32_t *out_n)
+{
+    int32_t cap = nlines + 1;
+    for (int i = 0; i < n; i++)
+        if (ed[i].file == file)
+            cap += count_lines(ed[i].e.text, strlen(ed[i].e.text));
+    int32_t *m = base_malloc((size_t)cap * sizeof *m);
+    uint8_t *gone = base_calloc((size_t)nlines + 1, 1);
+    int32_t *add = base_calloc((size_t)nlines + 1, sizeof *add);
+    if (!m || !gone || !add) {
+        base_free(m);
+        base_free(gone);
+        base_free(add);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (ed[i].file != file)
+            continue;
+        int32_t l0 = count_lines(old, (size_t)ed[i].e.at) - 1;
+        int32_t l1 = l0 + count_lines(old + ed[i].e.at,
+                                      (size_t)ed[i].e.len) - 1;
+        for (int32_t l = l0; l < l1 && l < nlines; l++)
+            gone[l] = 1;
+        if (l1 < nlines)
+            add[l1] += count_lines(ed[i].e.text, strlen(ed[i].e.text)) - 1;
+    }
+    int32_t k = 0;
+    for (int32_t l = 0; l < nlines; l++) {
+        for (int32_t j = 0; j < add[l] && k < cap; j++)
+            m[k++] = 0;
+        if (!gone[l] && k < cap)
+            m[k++] = map[l];
+    }
+    base_free(gone);
+    base_free(add);
+    *out_n = k;
+    return m;
+}
+
+HRVariant *h_repair_derive(HRepair *R, const HRVariant *from,
+                           const HRChange *c, int *dup)
+{
+    HRVariant *v = base_calloc(1, sizeof *v);
+    *dup = 0;
+    if (!v)
+        return NULL;
+    for (int i = 0; i < R->nfiles; i++) {
+        LitEdit e[HR_MAX_EDITS];
+        int n = 0;
+        for (int k = 0; k < c->nedits; k++)
+            if (c->edits[k].file == i)
+                e[n++] = c->edits[k].e;
+        v->text[i] = n ? lit_edit_apply(from->text[i], from->len[i], e, n,
+                                        &v->len[i])
+                       : h_strndup(from->text[i], from->len[i]);
+        if (!n)
+            v->len[i] = from->len[i];
+        v->lmap[i] = remap(from->lmap[i], from->nlines[i], from->text[i],
+                           c->edits, c->nedits, i, &v->nlines[i]);
+        if (!v->text[i] || !v->lmap[i])
+            goto fail;
+    }
+    BaseStr d = {0};
+    base_str_printf(&d, "%s%s%s", from->desc ? from->desc : "",
+                    from->desc && *from->desc ? "\n" : "", c->desc);
+    if (d.failed)
+        goto fail;
+    v->desc = d.s;
+    v->size = from->size + 1;
+    v->seq = R->nvariants++;
+    v->state = HR_UNCHECKED;
+    if (build(R, v, 0) || program_hash(v, R->nfiles, v->hash))
+        goto fail;
+    int s = seen(R, v->hash);
+    if (s) {
+        *dup = s > 0;
+        goto fail;
+    }
+    return v;
+fail:
+    h_repair_variant_free(v);
+    return NULL;
+}
+
+int32_t h_repair_line(const HRVariant *v, int file, int32_t line)
+{
+    return line >= 1 && line <= v->nlines[file] ? v->lmap[file][line - 1]
+                                                 : 0;
+}
+
+/* ---- verification -------------------------------------------------------- */
+
+/* A result holds: Ok (an Unknown never does). */
+static int holds(const ChkResult *x)
+{
+    return x->verdict == CHK_OK;
+}
+
+/* The violation that shows why result k fails, or an error's. */
+static const ChkViolation *violation_of(const ChkReport *r, int k)
+{
+    for (int i = 0; i < r->nviolations; i++)
+        if (r->violations[i].cond_index == k)
+            return &r->violations[i];
+    return NULL;
+}
+
+/* What r says about v: 1 when it holds. The first failure's witness is
+   kept (for the guidance and the report). */
+static int judge(HRVariant *v, const LitProgram *p, const ChkReport *r,
+                 BaseStr *verdicts)
+{
+    int noerror = 0, ok = r->status == CHK_DONE, first = 1;
+    base_str_printf(verdicts, "%s%s", verdicts->len ? "; " : "",
+                    lit_model_names[r->model]);
+    for (int k = 0; k < r->nresults; k++) {
+        const ChkResult *x = &r->results[k];
+        base_str_printf(verdicts, " %s", chk_verdict_names[x->verdict]);
+        noerror |= x->phase == LIT_NOERROR;
+        if (holds(x))
+            continue;
+        ok = 0;
+        v->nfail++;
+        v->negative += x->negative;
+        if (!first || v->why)
+            continue;
+        first = 0;
+        const ChkViolation *w = violation_of(r, k);
+        BaseStr why = {0};
+        if (x->phase == LIT_NOERROR)
+            base_str_printf(&why, "check %d (noerror)", k);
+        else
+            base_str_printf(&why, "check %d (%s %s)", k,
+                            lit_phase_names[x->phase], p->checks[k].text);
+        base_str_printf(&why, " is %s under %s",
+                        chk_verdict_names[x->verdict],
+                        lit_model_names[r->model]);
+        if (r->status != CHK_DONE && r->reason)
+            base_str_printf(&why, " (incomplete: %s)", r->reason);
+        v->why = why.s;
+        v->witness = w ? h_strndup(w->witness, strlen(w->witness)) : NULL;
+        v->witness_json = w && w->witness_json
+                              ? h_strndup(w->witness_json,
+                                          strlen(w->witness_json))
+                              : NULL;
+    }
+    if (!noerror && r->nerrors) {
+        ok = 0;
+        v->nfail += r->nerrors;
+        const ChkViolation *w = violation_of(r, -1);
+        if (!v->why && w) {
+            BaseStr why = {0};
+            base_str_printf(&why, "a runtime error is reachable under %s: "
+                            "%s", lit_model_names[r->model], r->errors[0]);
+            v->why = why.s;
+            v->witness = h_strndup(w->witness, strlen(w->witness));
+            v->witness_json = w->witness_json
+                                  ? h_strndup(w->witness_json,
+                                              strlen(w->witness_json))
+                                  : NULL;
+        }
+    }
+    if (!ok && !v->why) {
+        BaseStr why = {0};
+        base_str_printf(&why, "the check under %s is incomplete: %s",
+                        lit_model_names[r->model],
+                        r->reason ? r->reason : "?");
+        v->why = why.s;
+    }
+    return ok;
+}
+
+int h_repair_exhausted(HRepair *R)
+{
+    return R->tried >= R->max_candidates ||
+           (R->deadline > 0 && now() >= R->deadline);
+}
+
+int h_repair_time(HRepair *R, HRVariant *v)
+{
+    if (v->timed)
+        return H_OK;
+    if (!v->p && build(R, v, 0))
+        return H_INTERNAL;
+    v->total = 0;
+    for (int m = 0; m < R->o->nmodels; m++) {
+        TmCosts c;
+        char err[256];
+        int model = R->o->models[m];
+        if (tm_run(v->p, model, H_CHECK_TIME_STEPS, &c, err, sizeof err)) {
+            fprintf(stderr, "gpmc %s: internal error: %s\n", R->cmd, err);
+            return H_INTERNAL;
+        }
+        v->cycles[model] = c.status == TM_OK ? c.cycles : -1;
+        v->total += c.status == TM_OK ? c.cycles : 0;
+    }
+    v->timed = 1;
+    return H_OK;
+}
+
+int h_repair_verify(HRepair *R, HRVariant *v, int all)
+{
+    BaseStr verdicts = {0};
+    int failed = 0, unknown = 0;
+    if (v->state != HR_UNCHECKED)
+        return H_OK;
+    if (h_repair_exhausted(R)) {
+        R->out_of_budget = 1;
+        return H_OK;
+    }
+    if (!v->p && build(R, v, 0))
+        return H_INTERNAL;
+    R->tried++;
+    for (int m = 0; m < R->o->nmodels && (all || !failed); m++) {
+        ChkOptions co = R->o->chk;
+        ChkReport *r;
+        char err[256];
+        co.model = R->o->models[m];
+        co.progress = NULL;
+        if (R->deadline > 0) {
+            double left = R->deadline - now();
+            co.timeout_s = left > 0.001 ? left : 0.001;
+        }
+        if (chk_run(v->p, &co, &r, err, sizeof err)) {
+            fprintf(stderr, "gpmc %s: internal error: %s\n", R->cmd, err);
+            base_str_free(&verdicts);
+            return H_INTERNAL;
+        }
+        if (!judge(v, v->p, r, &verdicts)) {
+            if (!failed)
+                v->fail_model = co.model;
+            failed = 1;
+            unknown |= r->status != CHK_DONE;
+        } else if (!failed) {
+            v->models_ok++;
+        }
+        chk_report_free(r);
+    }
+    if (verdicts.failed) {
+        fprintf(stderr, "gpmc %s: internal error: out of memory\n", R->cmd);
+        return H_INTERNAL;
+    }
+    v->verdicts = verdicts.s;
+    v->state = !failed ? HR_HOLDS : unknown && !v->witness ? HR_UNKNOWN
+                                                            : HR_FAILS;
+    if ((v->state == HR_HOLDS || all) && h_repair_time(R, v))
+        return H_INTERNAL;
+    if (v->state == HR_HOLDS)
+        R->found++;
+    R->stage_done++;
+    h_repair_tick(R);
+    return H_OK;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+
+static void progress_line(HRepair *R, int final)
+{
+    fprintf(stderr, "%sgpmc %s: %s: %lld of %lld candidates, %lld holding, "
+            "%.1f s%s", R->progress && !final ? "\r" : "", R->cmd, R->stage,
+            (long long)R->stage_done, (long long)R->stage_total,
+            (long long)R->found, now() - R->start,
+            R->progress && !final ? "\033[K" : "\n");
+}
+
+void h_repair_stage(HRepair *R, const char *stage, int64_t total)
+{
+    if (R->stage && R->stage_total)
+        progress_line(R, 1);
+    R->stage = stage;
+    R->stage_total = total;
+    R->stage_done = 0;
+}
+
+void h_repair_tick(HRepair *R)
+{
+    double t = now();
+    if (!R->progress || t - R->last < 1.0)
+        return;
+    R->last = t;
+    progress_line(R, 0);
+}
+
+/* ---- the test and its original -------------------------------------------- */
+
+int h_repair_init(HRepair *R, const char *cmd, const HFile *f,
+                  const HOpts *o, int64_t max_candidates)
+{
+    memset(R, 0, sizeof *R);
+    R->cmd = cmd;
+    R->f = f;
+    R->o = o;
+    R->max_candidates = max_candidates;
+    R->start = now();
+    R->deadline = o->chk.timeout_s > 0 ? R->start + o->chk.timeout_s : 0;
+    R->progress = o->progress;
+    R->last = R->start;
+    R->path[0] = f->path;
+    R->nfiles = 1;
+    HRVariant *v = base_calloc(1, sizeof *v);
+    if (!v)
+        goto oom;
+    R->orig = v;
+    v->text[0] = h_strndup(f->source, f->len);
+    v->len[0] = f->len;
+    if (!v->text[0])
+        goto oom;
+    for (int k = 0; k < f->p->nkernels; k++) {
+        const LitKernel *kn = &f->p->kernels[k];
+        int dupfile = 0;
+        if (!kn->from || !ends_with(kn->from, ".cu"))
+            continue;
+        char *path = cuda_path(f->path, kn->from);
+        if (!path)
+            goto oom;
+        for (int i = 1; i < R->nfiles; i++)
+            dupfile |= !strcmp(R->path[i], path);
+        if (dupfile || R->nfiles == HR_MAX_FILES) {
+            base_free(path);            /* one copy of each file */
+            continue;
+        }
+        char why[256];
+        int i = R->nfiles;
+        v->text[i] = h_file_read(path, &v->len[i], why, sizeof why);
+        if (!v->text[i]) {
+            fprintf(stderr, "%s: error: %s\n", path, why);
+            base_free(path);
+            return H_USAGE;
+        }
+        R->path[i] = path;
+        R->from[i] = k;
+        R->nfiles++;
+    }
+    for (int i = 0; i < R->nfiles; i++) {
+        v->nlines[i] = count_lines(v->text[i], v->len[i]);
+        v->lmap[i] = base_malloc((size_t)v->nlines[i] * sizeof *v->lmap[i]);
+        if (!v->lmap[i])
+            goto oom;
+        for (int32_t l = 0; l < v->nlines[i]; l++)
+            v->lmap[i][l] = l + 1;
+    }
+    v->desc = h_strndup("", 0);
+    v->state = HR_UNCHECKED;
+    v->seq = R->nvariants++;
+    if (!v->desc || build(R, v, 0) || program_hash(v, R->nfiles, v->hash) ||
+        seen(R, v->hash) < 0)
+        goto oom;
+    return H_OK;
+oom:
+    fprintf(stderr, "gpmc %s: internal error: out of memory\n", cmd);
+    return H_INTERNAL;
+}
+
+void h_repair_free(HRepair *R)
+{
+    h_repair_variant_free(R->orig);
+    for (int i = 1; i < R->nfiles; i++)
+        base_free((char *)R->path[i]);
+    base_free(R->seen);
+    memset(R, 0, sizeof *R);
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+static int is_pbar(int op)
+{
+    return (lit_opflags(op) & LIT_OPF_PBAR) != 0;
+}
+
+/* The ordinal of instruction i among its body's persist barriers. */
+static int pbar_ordinal(const LitBody *b, int i)
+{
+    int n = 0;
+    for (int j = 0; j < i; j++)
+        n += is_pbar(b->code[j].op);
+    return n;
+}
+
+int h_repair_group(const LitProgram *p, int k, int b, int i, int *mb,
+                   int *mi, int max)
+{
+    const LitKernel *kn = &p->kernels[k];
+    int op = kn->bodies[b].code[i].op, n = 0;
+    mb[n] = b;
+    mi[n++] = i;
+    if (kn->spmd || !is_pbar(op))
+        return n;
+    int want = pbar_ordinal(&kn->bodies[b], i);
+    for (int bb = 0; bb < kn->nbodies && n < max; bb++) {
+        const LitBody *body = &kn->bodies[bb];
+        int ord = 0;
+        if (bb == b)
+            continue;
+        for (int j = 0; j < body->ninstr; j++) {
+            if (!is_pbar(body->code[j].op))
+                continue;
+            if (ord++ != want)
+                continue;
+            if (body->code[j].op != op)
+                return 1;               /* not the same barrier: alone */
+            mb[n] = bb;
+            mi[n++] = j;
+            break;
+        }
+    }
+    return n;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+int h_repair_diff(const HRepair *R, const HRVariant *v, BaseStr *out)
+{
+    for (int i = 0; i < R->nfiles; i++)
+        if (h_diff(out, R->path[i], R->path[i], R->orig->text[i],
+                   R->orig->len[i], v->text[i], v->len[i]))
+            return -1;
+    return 0;
+}
+
+int h_repair_apply(const HRepair *R, const HRVariant *v)
+{
+    for (int i = 0; i < R->nfiles; i++) {
+        if (v->len[i] == R->orig->len[i] &&
+            !memcmp(v->text[i], R->orig->text[i], v->len[i]))
+            continue;
+        if (h_write_file(R->path[i], v->text[i], v->len[i])) {
+            fprintf(stderr, "gpmc %s: error: cannot write %s\n", R->cmd,
+                    R->path[i]);
+            return H_USAGE;
+        }
+    }
+    return H_OK;
+}
+
+int h_repair_store(HRepair *R, int argc, char **argv, HRVariant **v,
+                   const int *rank, int n)
+{
+    char err[512], *args = h_argv_string(R->cmd, argc, argv);
+    ResDb *db;
+    int64_t run_id;
+    int rc = H_OK;
+    if (res_open(R->o->db, RES_READWRITE, &db, err, sizeof err)) {
+        fprintf(stderr, "gpmc %s: error: %s\n", R->cmd, err);
+        base_free(args);
+        return H_USAGE;
+    }
+    if (res_run_begin(db, args ? args : R->cmd, GPMC_VERSION, &run_id)) {
+        fprintf(stderr, "gpmc %s: error: %s\n", R->cmd, res_errmsg(db));
+        res_close(db);
+        base_free(args);
+        return H_INTERNAL;
+    }
+    base_free(args);
+    /* the original, checked as `run --db` would record it */
+    for (int m = 0; m < R->o->nmodels && !rc; m++) {
+        HCheckResult res;
+        rc = h_check(R->f, R->o, R->o->models[m], db, run_id, NULL, &res);
+    }
+    ResProposal *p = base_calloc((size_t)n + 1, sizeof *p);
+    BaseStr *diffs = base_calloc((size_t)n + 1, sizeof *diffs);
+    if (!p || !diffs)
+        rc = H_INTERNAL;
+    BaseStr *whys = base_calloc((size_t)n + 1, sizeof *whys);
+    if (!whys)
+        rc = H_INTERNAL;
+    for (int i = 0; !rc && i < n; i++) {
+        if (h_repair_diff(R, v[i], &diffs[i]) || !diffs[i].s)
+            base_str_putn(&diffs[i], "", 0);
+        if (v[i]->state != HR_HOLDS && v[i]->why)
+            base_str_printf(&whys[i], "%s%s%s", v[i]->why,
+                            v[i]->witness ? "\n" : "",
+                            v[i]->witness ? v[i]->witness : "");
+        p[i] = (ResProposal){R->cmd, v[i]->seq, v[i]->size, v[i]->desc,
+                             diffs[i].s ? diffs[i].s : "",
+                             h_repair_state_names[v[i]->state], rank[i],
+                             v[i]->timed ? v[i]->total : -1,
+                             v[i]->verdicts ? v[i]->verdicts : "",
+                             whys[i].s};
+    }
+    char params[1024];
+    h_params_string(R->f->p, params, sizeof params);
+    ResTest t = {R->f->p->name, R->f->path, R->f->sha256, R->f->source,
+                 params};
+    if (!rc && res_write_proposals(db, run_id, &t, p, n)) {
+        fprintf(stderr, "gpmc %s: error: %s\n", R->cmd, res_errmsg(db));
+        rc = H_INTERNAL;
+    }
+    for (int i = 0; i < n && diffs && whys; i++) {
+        base_str_free(&diffs[i]);
+        base_str_free(&whys[i]);
+    }
+    base_free(diffs);
+    base_free(whys);
+    base_free(p);
+    res_run_end(db, run_id, rc ? "error" : "done");
+    res_close(db);
+    return rc;
+}
