@@ -756,7 +756,7 @@ static int search_size(Search *S, HRVariant **parents, size_t nparents)
         h_repair_release(parents[i]);
     }
     base_free(cs);
-    h_repair_stage(R, stage, 0);
+    h_repair_stage(R, NULL, 0);
     return rc;
 }
 

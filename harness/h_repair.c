@@ -421,16 +421,18 @@ int h_repair_verify(HRepair *R, HRVariant *v, int all)
 
 static void progress_line(HRepair *R, int final)
 {
-    fprintf(stderr, "%sgpmc %s: %s: %lld of %lld candidates, %lld holding, "
+    char of[32] = "";
+    if (R->stage_total > 0)
+        snprintf(of, sizeof of, " of %lld", (long long)R->stage_total);
+    fprintf(stderr, "%sgpmc %s: %s: %lld%s candidates, %lld holding, "
             "%.1f s%s", R->progress && !final ? "\r" : "", R->cmd, R->stage,
-            (long long)R->stage_done, (long long)R->stage_total,
-            (long long)R->found, now() - R->start,
-            R->progress && !final ? "\033[K" : "\n");
+            (long long)R->stage_done, of, (long long)R->found,
+            now() - R->start, R->progress && !final ? "\033[K" : "\n");
 }
 
 void h_repair_stage(HRepair *R, const char *stage, int64_t total)
 {
-    if (R->stage && R->stage_total)
+    if (R->stage && R->stage_done)
         progress_line(R, 1);
     R->stage = stage;
     R->stage_total = total;
@@ -440,7 +442,7 @@ void h_repair_stage(HRepair *R, const char *stage, int64_t total)
 void h_repair_tick(HRepair *R)
 {
     double t = now();
-    if (!R->progress || t - R->last < 1.0)
+    if (!R->progress || !R->stage || t - R->last < 1.0)
         return;
     R->last = t;
     progress_line(R, 0);

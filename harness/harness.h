@@ -274,7 +274,9 @@ int h_repair_diff(const HRepair *R, const HRVariant *v, BaseStr *out);
    itself. Members as (b, i) pairs; returns their number. */
 int h_repair_group(const LitProgram *p, int k, int b, int i, int *mb,
                    int *mi, int max);
-/* Progress: a stage's counts on stderr (live on a terminal). */
+/* Progress: a stage's counts on stderr (live on a terminal); the last
+   stage's final counts are printed when the next begins (stage NULL: no
+   next). */
 void h_repair_stage(HRepair *R, const char *stage, int64_t total);
 void h_repair_tick(HRepair *R);
 /* The budget is spent: candidates or time. */
