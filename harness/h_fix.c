@@ -148,12 +148,14 @@ static int read_witness(const LitProgram *p, const char *json, Witness *w)
         const char *kernel = h_json_str(st, "kernel"), *phase;
         int thread = (int)h_json_int(st, "thread", -1);
         Step s = {0};
-        if (h_json_int(st, "id", -1) == after)
-            w->crash = w->nsteps + 1;
+        int last = h_json_int(st, "id", -1) == after;
         if (!kernel || thread < 0 ||
             locate(p, kernel, thread, (int)h_json_int(st, "line", 0),
-                   h_json_str(st, "instr"), &s))
+                   h_json_str(st, "instr"), &s)) {
+            if (last)
+                w->crash = w->nsteps;
             continue;
+        }
         phase = h_json_str(st, "phase");
         s.thread = thread;
         s.main = phase && !strcmp(phase, "main");
@@ -161,6 +163,8 @@ static int read_witness(const LitProgram *p, const char *json, Witness *w)
                      !strcmp(h_json_str(st, "space"), "pm");
         s.store = h_json_int(st, "store", 0);
         w->steps[w->nsteps++] = s;
+        if (last)
+            w->crash = w->nsteps;
     }
     if (w->crash < 0)
         w->crash = w->nsteps;
