@@ -847,27 +847,48 @@ static int report(const Search *S, int max_size, int show)
     for (size_t i = 0; i < S->nfixes; i++)
         printf("Fixed %s %zu %d %lld\n", name, i + 1, S->fixes[i]->size,
                (long long)S->fixes[i]->total);
-    int searched = S->size > max_size ? max_size : S->size;
-    if (S->nfixes)
+    const char *why = R->deadline > 0 && R->tried < R->max_candidates
+                          ? "--timeout" : "--max-candidates";
+    int size = S->size > max_size ? max_size : S->size;
+    if (S->nfixes && S->complete)
         printf("Search %s found %zu fix%s of size %d among %lld "
-               "candidates%s\n", name, S->nfixes, S->nfixes == 1 ? "" : "es",
-               S->fixes[0]->size, (long long)R->tried,
-               S->complete ? "" : " (that size not searched to the end: "
-                                  "the budget ran out)");
+               "candidates\n", name, S->nfixes, S->nfixes == 1 ? "" : "es",
+               size, (long long)R->tried);
+    else if (S->nfixes)
+        printf("Search %s found %zu fix%s of size %d among %lld candidates "
+               "(%s reached before size %d was searched to the end)\n",
+               name, S->nfixes, S->nfixes == 1 ? "" : "es", size,
+               (long long)R->tried, why, size);
     else if (!S->complete)
         printf("Search %s incomplete: no fix found within %lld candidates "
-               "(%s; sizes below %d searched to the end)\n", name,
-               (long long)R->tried,
-               R->deadline > 0 && R->tried < R->max_candidates
-                   ? "--timeout reached" : "--max-candidates reached",
-               searched);
+               "(%s reached at size %d)\n", name, (long long)R->tried, why,
+               size);
+    else if (S->dropped)
+        printf("Search %s incomplete: no fix of size %d or less found among "
+               "%lld candidates (only the best %d programs of each size were "
+               "extended)\n", name, size, (long long)R->tried, MAX_PARENTS);
     else
         printf("Search %s complete: no fix of size %d or less among the "
-               "changes the witnesses suggest (%lld candidates)%s\n", name,
-               searched, (long long)R->tried,
-               S->dropped ? "; only the best programs of each size were "
-                            "extended" : "");
+               "changes the witnesses suggest (%lld candidates)\n", name,
+               size, (long long)R->tried);
     return H_OK;
+}
+
+/* The fixed file's `expect` lines are left as they were: where they
+   expect the bug (No) under a model the fix was checked under, say so. */
+static void stale_expectations(const HFile *f, const HOpts *o)
+{
+    BaseStr s = {0};
+    for (int k = 0; k < f->p->nchecks; k++)
+        for (int m = 0; m < o->nmodels; m++)
+            if (f->p->checks[k].expect[o->models[m]] == 0)
+                base_str_printf(&s, "%scheck %d %s", s.len ? ", " : "", k,
+                                lit_model_names[o->models[m]]);
+    if (s.len && !s.failed)
+        fprintf(stderr, "gpmc fix: note: %s still expects No (%s), where "
+                "every check now holds: update its expect lines\n", f->path,
+                s.s);
+    base_str_free(&s);
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -1001,9 +1022,11 @@ int h_cmd_fix(int argc, char **argv)
                 (long long)fo.apply, S.nfixes, S.nfixes == 1 ? "" : "es");
         status = H_USAGE;
     } else if (fo.apply) {
-        if (!(status = h_repair_apply(&R, S.fixes[fo.apply - 1])))
+        if (!(status = h_repair_apply(&R, S.fixes[fo.apply - 1]))) {
             fprintf(stderr, "gpmc fix: applied fix %lld to %s\n",
                     (long long)fo.apply, f.path);
+            stale_expectations(&f, &o);
+        }
     }
     if (o.db && status != H_INTERNAL) {
         int *rank = base_calloc(S.ntried + 1, sizeof *rank);
