@@ -186,9 +186,13 @@ static int has_id(const int64_t *v, int n, int64_t id)
 
 enum { K_INSERT, K_OPCODE, K_MOVE };
 
+/* Cand.op of a flush of the store's word: with or without a fence. */
+enum { CLWB_SFENCE = -1, CLWB_ALONE = -2 };
+
 typedef struct {
     uint8_t kind, where, tier;
-    int16_t op;                         /* inserted or new opcode; -1: clwb */
+    int16_t op;                         /* inserted or new opcode, or
+                                           CLWB_* */
     int k, b, i;
     int rank;                           /* witness step: later first */
 } Cand;
@@ -353,9 +357,10 @@ static int suggest(const LitProgram *p, const Relevance *rel,
                 rc = push(out, (Cand){K_INSERT, (uint8_t)where,
                                       tier[2 * s + where], (int16_t)ops[o],
                                       x->k, x->b, x->i, rank});
-        if (!rc && rel->hw && in->op == LIT_ST && x->pm_write)
+        for (int fl = CLWB_SFENCE; fl >= CLWB_ALONE && !rc && rel->hw && in->op == LIT_ST &&
+                          x->pm_write; fl--)
             rc = push(out, (Cand){K_INSERT, LIT_EDIT_AFTER, tier[2 * s + 1],
-                                  -1, x->k, x->b, x->i, rank});
+                                  (int16_t)fl, x->k, x->b, x->i, rank});
         for (int alt = 0; alt < 2 && !rc; alt++) {
             int op = stronger(rel, kn, in->op, alt);
             if (op >= 0)
@@ -490,7 +495,7 @@ static int insert_text(const LitProgram *p, const LitBody *body,
         fl.op = LIT_CLWB;
         lit_format_instr(p, body, &fl, ins[0], sizeof ins[0]);
         snprintf(ins[1], sizeof ins[1], "sfence");
-        return 2;
+        return c->op == CLWB_SFENCE ? 2 : 1;
     }
     snprintf(ins[0], sizeof ins[0], "%s", lit_opinfo[c->op].name);
     if (c->op == LIT_PCOMMIT) {

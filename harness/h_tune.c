@@ -312,7 +312,13 @@ static int greedy(Tune *T, int *level, int *steps)
                 if (rc)
                     break;
                 group_text(T, &T->g[g], at, sizeof at);
-                if (!v || v->state == HR_UNCHECKED)
+                if (v && v->state == HR_UNCHECKED) {
+                    printf("  the budget ran out (--max-candidates or "
+                           "--timeout): the remaining steps were not "
+                           "tried\n");
+                    return H_OK;
+                }
+                if (!v)
                     break;
                 const char *from = op_name(T->g[g].chain[level[g]]);
                 const char *to = op_name(T->g[g].chain[next[g]]);
@@ -352,10 +358,12 @@ static int exact(Tune *T, int64_t limit, int *level, int *done)
 {
     int64_t combos = 1;
     *done = 0;
-    for (int g = 0; g < T->ngroups && combos <= limit; g++)
-        combos *= T->g[g].len;
+    for (int g = 0; g < T->ngroups; g++)   /* at most 4^64: saturate */
+        combos = combos > INT64_MAX / MAX_CHAIN ? INT64_MAX
+                                                : combos * T->g[g].len;
     if (combos > limit) {
-        printf("Exact: skipped (%lld combinations or more, --exact %lld)\n",
+        printf("Exact: skipped (%s%lld combinations, --exact %lld)\n",
+               combos == INT64_MAX ? "more than " : "",
                (long long)combos, (long long)limit);
         return H_OK;
     }
@@ -485,9 +493,10 @@ int h_cmd_tune(int argc, char **argv)
     print_cycles(&R, R.orig);
     printf("\n");
     if (R.orig->state != HR_HOLDS) {
-        printf("  fails: %s\nTuned %s incomplete: tune needs a program whose "
-               "checks hold (gpmc fix proposes one)\n", R.orig->why,
-               f.p->name);
+        printf("  fails: %s\n  tune needs a program whose checks hold "
+               "(gpmc fix proposes one)\nTuned %s 0 %lld %lld none "
+               "incomplete\n", R.orig->why, f.p->name,
+               (long long)R.orig->total, (long long)R.orig->total);
         status = H_FAIL;
         goto done;
     }
@@ -547,9 +556,13 @@ int h_cmd_tune(int argc, char **argv)
         memcpy(next, level, sizeof next);
         next[g]++;
         HRVariant *v = verified(&T, next, &status);
-        if (status || !v || v->state == HR_UNCHECKED)
+        if (status || !v)
             continue;
         group_text(&T, &T.g[g], at, sizeof at);
+        if (v->state == HR_UNCHECKED) {
+            printf("  %s: not known (the budget ran out)\n", at);
+            continue;
+        }
         const char *now = op_name(T.g[g].chain[level[g]]);
         const char *weaker = op_name(T.g[g].chain[next[g]]);
         if (v->state == HR_HOLDS) {
