@@ -397,29 +397,6 @@ static int suggest(const LitProgram *p, const Relevance *rel,
 
 /* ---- candidates as source edits -------------------------------------------- */
 
-/* The CUDA spelling of an instruction gpmc.cuh offers (DESIGN section 7). */
-static const struct {
-    int op;
-    const char *call;
-} cuda_calls[] = {
-    {LIT_PBAR_WI, "gpmc_pbar_wi"}, {LIT_PBAR_WG, "gpmc_pbar_wg"},
-    {LIT_PBAR_KR, "gpmc_pbar_kr"}, {LIT_PSYNC, "gpmc_psync"},
-    {LIT_SFENCE, "gpmc_sfence"}, {LIT_SFENCE, "__threadfence"},
-    {LIT_MEMBAR_CTA, "__threadfence_block"},
-    {LIT_MEMBAR_SYS, "__threadfence_system"}, {LIT_PCOMMIT, "gpmc_pcommit"},
-    {LIT_CLWB, "gpmc_clwb"}, {LIT_CLFLUSH, "gpmc_clflush"},
-    {LIT_L2WB, "gpmc_l2wb"}, {LIT_BAR_SYNC, "__syncthreads"},
-    {LIT_GRID_SYNC, "gpmc_grid_sync"},
-};
-
-const char *h_fix_cuda_call(int op, int nth)
-{
-    for (size_t i = 0; i < sizeof cuda_calls / sizeof *cuda_calls; i++)
-        if (cuda_calls[i].op == op && nth-- == 0)
-            return cuda_calls[i].call;
-    return NULL;
-}
-
 static int add_edit(HRChange *ch, int file, int rc, LitEdit *e)
 {
     if (rc)
@@ -430,13 +407,6 @@ static int add_edit(HRChange *ch, int file, int rc, LitEdit *e)
     }
     ch->edits[ch->nedits++] = (HREdit){file, *e};
     return 0;
-}
-
-void h_fix_change_free(HRChange *ch)
-{
-    for (int i = 0; i < ch->nedits; i++)
-        lit_edit_free(&ch->edits[i].e);
-    ch->nedits = 0;
 }
 
 static int collective(const Relevance *r, int op)
@@ -517,7 +487,7 @@ static int cuda_change(const HRepair *R, const HRVariant *v, int file,
     base = base ? base + 1 : R->path[file];
     LitEdit e;
     if (c->kind == K_INSERT) {
-        const char *call = c->op >= 0 ? h_fix_cuda_call(c->op, 0) : NULL;
+        const char *call = c->op >= 0 ? h_repair_cuda_call(c->op, 0) : NULL;
         char stmt[96];
         if (!call)
             return -1;
@@ -532,9 +502,9 @@ static int cuda_change(const HRepair *R, const HRVariant *v, int file,
     }
     if (c->kind != K_OPCODE)
         return -1;
-    const char *to = h_fix_cuda_call(c->op, 0);
+    const char *to = h_repair_cuda_call(c->op, 0);
     for (int nth = 0; to; nth++) {
-        const char *from = h_fix_cuda_call(in->op, nth);
+        const char *from = h_repair_cuda_call(in->op, nth);
         if (!from)
             return -1;
         if (!lit_edit_cuda_call(src, len, line, from, to, &e)) {
@@ -686,24 +656,6 @@ static int parent_cands(Search *S, HRVariant *v, Cands *c)
     return rc;
 }
 
-static int rebuild(HRepair *R, HRVariant *v)
-{
-    LitOptions lo;
-    LitSource src[HR_MAX_FILES];
-    BaseDiag d;
-    int n = 0;
-    if (v->p)
-        return 0;
-    for (int i = 1; i < R->nfiles; i++)
-        src[n++] = (LitSource){R->path[i], v->text[i], v->len[i]};
-    h_lit_options(R->o, &lo);
-    base_diag_init(&d);
-    int rc = lit_parse_sources(R->path[0], v->text[0], v->len[0], &lo, src, n,
-                               &v->p, &d);
-    base_diag_free(&d);
-    return rc;
-}
-
 /* One size: every candidate of every parent, the near ones (tier 0) of all
    parents before the others. */
 static int search_size(Search *S, HRVariant **parents, size_t nparents)
@@ -715,7 +667,8 @@ static int search_size(Search *S, HRVariant **parents, size_t nparents)
     if (!cs)
         return H_INTERNAL;
     for (size_t i = 0; i < nparents && !rc; i++) {
-        if (rebuild(R, parents[i]) || parent_cands(S, parents[i], &cs[i]))
+        if (h_repair_build(R, parents[i]) ||
+            parent_cands(S, parents[i], &cs[i]))
             rc = H_INTERNAL;
         total += (int64_t)cs[i].n;
     }
@@ -737,12 +690,12 @@ static int search_size(Search *S, HRVariant **parents, size_t nparents)
                     break;
                 }
                 if (make_change(R, parents[i], &S->rel, c, &ch)) {
-                    h_fix_change_free(&ch);
+                    h_repair_change_free(&ch);
                     R->stage_done++;
                     continue;
                 }
                 HRVariant *v = h_repair_derive(R, parents[i], &ch, &dup);
-                h_fix_change_free(&ch);
+                h_repair_change_free(&ch);
                 if (!v) {
                     R->stage_done++;
                     continue;           /* a repeat, or does not apply */
@@ -803,27 +756,6 @@ static int search(Search *S, int max_size)
 
 /* ---- the report ------------------------------------------------------------ */
 
-static void print_cycles(const HRepair *R, const HRVariant *v)
-{
-    for (int m = 0; m < R->o->nmodels; m++) {
-        int model = R->o->models[m];
-        if (v->cycles[model] >= 0)
-            printf(" %s %lld", lit_model_names[model],
-                   (long long)v->cycles[model]);
-        else
-            printf(" %s -", lit_model_names[model]);
-    }
-}
-
-static void print_indented(const char *text, const char *indent)
-{
-    while (text && *text) {
-        size_t n = strcspn(text, "\n");
-        printf("%s%.*s\n", indent, (int)n, text);
-        text += n + (text[n] == '\n');
-    }
-}
-
 static int report(const Search *S, int max_size, int show)
 {
     const HRepair *R = S->R;
@@ -834,10 +766,10 @@ static int report(const Search *S, int max_size, int show)
         BaseStr d = {0};
         printf("Fix %zu: %d change%s, cycles", i + 1, v->size,
                v->size == 1 ? "" : "s");
-        print_cycles(R, v);
+        h_repair_print_cycles(R, v);
         printf(" (total %lld, %+lld against the original)\n",
                (long long)v->total, (long long)(v->total - o->total));
-        print_indented(v->desc, "  ");
+        h_repair_print_indented(v->desc, "  ");
         if (h_repair_diff(R, v, &d)) {
             base_str_free(&d);
             fprintf(stderr, "gpmc fix: internal error: out of memory\n");
@@ -902,41 +834,6 @@ typedef struct {
     int64_t max_size, max_candidates, show, apply;
 } FixOpts;
 
-/* Takes fix's own options out of argv (the rest go to h_opts_parse). */
-int h_fix_options(const char *cmd, int *argc, char **argv,
-                  const char *const *names, int64_t **vals, int n)
-{
-    int out = 0;
-    for (int i = 0; i < *argc; i++) {
-        const char *a = argv[i];
-        int k = -1;
-        size_t len = strcspn(a, "=");
-        for (int j = 0; j < n && k < 0; j++)
-            if (strlen(names[j]) == len && !strncmp(a, names[j], len))
-                k = j;
-        if (!strcmp(a, "--")) {
-            while (i < *argc)
-                argv[out++] = argv[i++];
-            break;
-        }
-        if (k < 0) {
-            argv[out++] = argv[i];
-            continue;
-        }
-        const char *v = a[len] == '=' ? a + len + 1 : i + 1 < *argc
-                                                           ? argv[++i] : NULL;
-        int64_t x;
-        if (!v || h_parse_int(v, &x) || x < 1) {
-            fprintf(stderr, "gpmc %s: error: %s needs a positive integer, "
-                    "got '%s'\n", cmd, names[k], v ? v : "");
-            return H_USAGE;
-        }
-        *vals[k] = x;
-    }
-    *argc = out;
-    return H_OK;
-}
-
 int h_cmd_fix(int argc, char **argv)
 {
     FixOpts fo = {2, 2000, 5, 0};
@@ -954,7 +851,7 @@ int h_cmd_fix(int argc, char **argv)
         return H_INTERNAL;
     }
     memcpy(args, argv, (size_t)argc * sizeof *args);
-    if ((status = h_fix_options("fix", &nargs, args, names, vals, 4))) {
+    if ((status = h_repair_options("fix", &nargs, args, names, vals, 4))) {
         base_free(args);
         fputs(fix_help, stderr);
         return status;
@@ -999,7 +896,7 @@ int h_cmd_fix(int argc, char **argv)
     for (int m = 0; m < o.nmodels; m++)
         printf(" %s", lit_model_names[o.models[m]]);
     printf("\n  original cycles");
-    print_cycles(&R, R.orig);
+    h_repair_print_cycles(&R, R.orig);
     printf(" (total %lld)\n", (long long)R.orig->total);
     if (R.orig->state == HR_HOLDS) {
         printf("  every check holds: nothing to fix\nSearch %s complete: "
@@ -1008,7 +905,7 @@ int h_cmd_fix(int argc, char **argv)
         goto done;
     }
     printf("  fails: %s\n", R.orig->why);
-    print_indented(R.orig->witness, "    ");
+    h_repair_print_indented(R.orig->witness, "    ");
     if (R.orig->state != HR_FAILS || !R.orig->witness_json) {
         printf("Search %s incomplete: the original's check gives no witness "
                "to start from (raise --max-states, --max-steps or "

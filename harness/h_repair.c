@@ -106,6 +106,8 @@ void h_repair_variant_free(HRVariant *v)
    stderr (a change that does not parse is a bug of gpmc's edits). */
 static int build(HRepair *R, HRVariant *v, int quiet)
 {
+    if (v->p)
+        return 0;
     LitOptions lo;
     LitSource src[HR_MAX_FILES];
     BaseDiag d;
@@ -251,6 +253,11 @@ int32_t h_repair_line(const HRVariant *v, int file, int32_t line)
 {
     return line >= 1 && line <= v->nlines[file] ? v->lmap[file][line - 1]
                                                  : 0;
+}
+
+int h_repair_build(HRepair *R, HRVariant *v)
+{
+    return build(R, v, 0);
 }
 
 /* ---- verification -------------------------------------------------------- */
@@ -571,6 +578,93 @@ int h_repair_group(const LitProgram *p, int k, int b, int i, int *mb,
         }
     }
     return n;
+}
+
+/* ---- shared by fix and tune ---------------------------------------------- */
+
+/* The CUDA spelling of an instruction gpmc.cuh offers (DESIGN section 7). */
+static const struct {
+    int op;
+    const char *call;
+} cuda_calls[] = {
+    {LIT_PBAR_WI, "gpmc_pbar_wi"}, {LIT_PBAR_WG, "gpmc_pbar_wg"},
+    {LIT_PBAR_KR, "gpmc_pbar_kr"}, {LIT_PSYNC, "gpmc_psync"},
+    {LIT_SFENCE, "gpmc_sfence"}, {LIT_SFENCE, "__threadfence"},
+    {LIT_MEMBAR_CTA, "__threadfence_block"},
+    {LIT_MEMBAR_SYS, "__threadfence_system"}, {LIT_PCOMMIT, "gpmc_pcommit"},
+    {LIT_CLWB, "gpmc_clwb"}, {LIT_CLFLUSH, "gpmc_clflush"},
+    {LIT_L2WB, "gpmc_l2wb"}, {LIT_BAR_SYNC, "__syncthreads"},
+    {LIT_GRID_SYNC, "gpmc_grid_sync"},
+};
+
+const char *h_repair_cuda_call(int op, int nth)
+{
+    for (size_t i = 0; i < sizeof cuda_calls / sizeof *cuda_calls; i++)
+        if (cuda_calls[i].op == op && nth-- == 0)
+            return cuda_calls[i].call;
+    return NULL;
+}
+
+void h_repair_change_free(HRChange *ch)
+{
+    for (int i = 0; i < ch->nedits; i++)
+        lit_edit_free(&ch->edits[i].e);
+    ch->nedits = 0;
+}
+
+int h_repair_options(const char *cmd, int *argc, char **argv,
+                  const char *const *names, int64_t **vals, int n)
+{
+    int out = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *a = argv[i];
+        int k = -1;
+        size_t len = strcspn(a, "=");
+        for (int j = 0; j < n && k < 0; j++)
+            if (strlen(names[j]) == len && !strncmp(a, names[j], len))
+                k = j;
+        if (!strcmp(a, "--")) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (k < 0) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        const char *v = a[len] == '=' ? a + len + 1 : i + 1 < *argc
+                                                           ? argv[++i] : NULL;
+        int64_t x;
+        if (!v || h_parse_int(v, &x) || x < 1) {
+            fprintf(stderr, "gpmc %s: error: %s needs a positive integer, "
+                    "got '%s'\n", cmd, names[k], v ? v : "");
+            return H_USAGE;
+        }
+        *vals[k] = x;
+    }
+    *argc = out;
+    return H_OK;
+}
+
+void h_repair_print_cycles(const HRepair *R, const HRVariant *v)
+{
+    for (int m = 0; m < R->o->nmodels; m++) {
+        int model = R->o->models[m];
+        if (v->cycles[model] >= 0)
+            printf(" %s %lld", lit_model_names[model],
+                   (long long)v->cycles[model]);
+        else
+            printf(" %s -", lit_model_names[model]);
+    }
+}
+
+void h_repair_print_indented(const char *text, const char *indent)
+{
+    while (text && *text) {
+        size_t n = strcspn(text, "\n");
+        printf("%s%.*s\n", indent, (int)n, text);
+        text += n + (text[n] == '\n');
+    }
 }
 
 /* ---- output ---------------------------------------------------------------- */

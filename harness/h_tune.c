@@ -122,7 +122,7 @@ static int find_groups(Tune *T)
             for (int i = 0; i < kn->bodies[b].ninstr; i++) {
                 int op = kn->bodies[b].code[i].op, taken = 0;
                 const int *chain = chain_of(op);
-                if (!chain || (file && !h_fix_cuda_call(op, 0)))
+                if (!chain || (file && !h_repair_cuda_call(op, 0)))
                     continue;
                 for (int g = 0; g < T->ngroups && !taken; g++)
                     for (int m = 0; m < T->g[g].n && !taken; m++)
@@ -158,7 +158,7 @@ static void group_text(const Tune *T, const Group *g, char *buf, size_t n)
     char text[128];
     if (lit_edit_text(o->text[g->file], o->len[g->file], in->pos, text,
                       sizeof text) || g->file)
-        snprintf(text, sizeof text, "%s", g->file ? h_fix_cuda_call(in->op, 0)
+        snprintf(text, sizeof text, "%s", g->file ? h_repair_cuda_call(in->op, 0)
                                                   : op_name(in->op));
     if (g->file) {
         const char *base = strrchr(T->R->path[g->file], '/');
@@ -184,9 +184,9 @@ static int weaken(const Tune *T, const Group *g, int op, HRChange *ch)
             return -1;
         if (g->file) {
             const char *from = NULL, *to = op == NONE ? NULL
-                                                      : h_fix_cuda_call(op, 0);
+                                                      : h_repair_cuda_call(op, 0);
             rc = -1;
-            for (int nth = 0; rc && (from = h_fix_cuda_call(in->op, nth));
+            for (int nth = 0; rc && (from = h_repair_cuda_call(in->op, nth));
                  nth++)
                 rc = lit_edit_cuda_call(o->text[g->file], o->len[g->file],
                                         in->pos.line, from, to, &e);
@@ -243,7 +243,7 @@ static HRVariant *program(Tune *T, const int *level)
         snprintf(ch.desc, sizeof ch.desc, "%s", d.s ? d.s : "");
         base_str_free(&d);
         v = rc ? NULL : h_repair_derive(T->R, T->R->orig, &ch, &dup);
-        h_fix_change_free(&ch);
+        h_repair_change_free(&ch);
         if (!v)
             return NULL;
         v->size = 0;
@@ -271,25 +271,6 @@ static HRVariant *verified(Tune *T, const int *level, int *rc)
                                            point into it */
         h_repair_release(v);
     return v;
-}
-
-static void print_indented(const char *text, const char *indent)
-{
-    while (text && *text) {
-        size_t n = strcspn(text, "\n");
-        printf("%s%.*s\n", indent, (int)n, text);
-        text += n + (text[n] == '\n');
-    }
-}
-
-static void print_cycles(const HRepair *R, const HRVariant *v)
-{
-    for (int m = 0; m < R->o->nmodels; m++) {
-        int model = R->o->models[m];
-        printf(" %s %lld", lit_model_names[model],
-               (long long)v->cycles[model]);
-    }
-    printf(" (total %lld)", (long long)v->total);
 }
 
 /* Greedy: each group weakened step by step, in program order, in passes
@@ -456,7 +437,7 @@ int h_cmd_tune(int argc, char **argv)
         else
             args[nargs++] = argv[i];
     }
-    if ((status = h_fix_options("tune", &nargs, args, names, vals, 2))) {
+    if ((status = h_repair_options("tune", &nargs, args, names, vals, 2))) {
         base_free(args);
         fputs(tune_help, stderr);
         return status;
@@ -490,8 +471,8 @@ int h_cmd_tune(int argc, char **argv)
     for (int m = 0; m < o.nmodels; m++)
         printf(" %s", lit_model_names[o.models[m]]);
     printf("\n  original cycles");
-    print_cycles(&R, R.orig);
-    printf("\n");
+    h_repair_print_cycles(&R, R.orig);
+    printf(" (total %lld)\n", (long long)R.orig->total);
     if (R.orig->state != HR_HOLDS) {
         printf("  fails: %s\n  tune needs a program whose checks hold "
                "(gpmc fix proposes one)\nTuned %s 0 %lld %lld none "
@@ -530,7 +511,8 @@ int h_cmd_tune(int argc, char **argv)
     h_repair_stage(&R, "necessary", 0);
     HRVariant *best = lookup(&T, level);
     printf("Weakest correct program:");
-    print_cycles(&R, best);
+    h_repair_print_cycles(&R, best);
+    printf(" (total %lld)", (long long)best->total);
     if (best == R.orig) {
         printf(": the original (no weakening keeps every check)\n");
     } else {
@@ -539,7 +521,7 @@ int h_cmd_tune(int argc, char **argv)
         printf(", saves %lld cycles (%.1f%%)\n", saved,
                R.orig->total ? 100.0 * (double)saved / (double)R.orig->total
                              : 0.0);
-        print_indented(best->desc, "  ");
+        h_repair_print_indented(best->desc, "  ");
         if (h_repair_diff(&R, best, &d))
             status = H_INTERNAL;
         fputs(d.s ? d.s : "", stdout);
@@ -574,7 +556,7 @@ int h_cmd_tune(int argc, char **argv)
         necessary++;
         printf("  %s as `%s`: `%s` instead breaks %s:\n", at, now, weaker,
                v->why);
-        print_indented(v->witness, "      ");
+        h_repair_print_indented(v->witness, "      ");
         base_str_printf(&lines, "Necessary %s %d %s %s %s\n", f.p->name,
                         (int)first_instr(&T, &T.g[g])->pos.line, now, weaker,
                         lit_model_names[v->fail_model]);

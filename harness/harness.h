@@ -256,6 +256,8 @@ HRVariant *h_repair_derive(HRepair *R, const HRVariant *from,
    H_INTERNAL. Out of budget: v->state stays HR_UNCHECKED and
    R->out_of_budget is set. */
 int h_repair_verify(HRepair *R, HRVariant *v, int all);
+/* v's program parsed again (after h_repair_release): 0, or -1. */
+int h_repair_build(HRepair *R, HRVariant *v);
 /* Times v under every model (cycles[], total). 0, or H_INTERNAL. */
 int h_repair_time(HRepair *R, HRVariant *v);
 void h_repair_release(HRVariant *v);    /* its program */
@@ -288,14 +290,19 @@ int h_repair_store(HRepair *R, int argc, char **argv, HRVariant **v,
 /* Writes v's changed files in place (through temporary files). */
 int h_repair_apply(const HRepair *R, const HRVariant *v);
 
-/* h_fix.c, h_tune.c */
 /* The CUDA call (gpmc.cuh) for opcode op: its nth spelling, or NULL. */
-const char *h_fix_cuda_call(int op, int nth);
-void h_fix_change_free(HRChange *ch);
+const char *h_repair_cuda_call(int op, int nth);
+void h_repair_change_free(HRChange *ch);
 /* Takes the options `names` (each with a positive integer value) out of
    argv into *vals[k]; H_OK, or H_USAGE with a message. */
-int h_fix_options(const char *cmd, int *argc, char **argv,
-                  const char *const *names, int64_t **vals, int n);
+int h_repair_options(const char *cmd, int *argc, char **argv,
+                     const char *const *names, int64_t **vals, int n);
+/* " strict 5040 hw 5036": v's cycles per model ("-" when not timed). */
+void h_repair_print_cycles(const HRepair *R, const HRVariant *v);
+/* Each line of text, after indent. */
+void h_repair_print_indented(const char *text, const char *indent);
+
+/* h_fix.c, h_tune.c */
 int h_cmd_fix(int argc, char **argv);
 int h_cmd_tune(int argc, char **argv);
 
