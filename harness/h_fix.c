@@ -830,74 +830,27 @@ static void stale_expectations(const HFile *f, const HOpts *o)
 
 /* ---- the command ----------------------------------------------------------- */
 
-typedef struct {
-    int64_t max_size, max_candidates, show, apply;
-} FixOpts;
-
 int h_cmd_fix(int argc, char **argv)
 {
-    FixOpts fo = {2, 2000, 5, 0};
-    static const char *const names[] = {"--max-size", "--max-candidates",
-                                        "--show", "--apply"};
-    int64_t *vals[] = {&fo.max_size, &fo.max_candidates, &fo.show,
-                       &fo.apply};
-    char **args = base_calloc((size_t)argc + 1, sizeof *args);
-    int nargs = argc, status;
+    int64_t max_size = 2, max_candidates = 2000, show = 5, apply = 0;
+    const HROpt opts[] = {
+        {"--max-size", &max_size, 1, 8, 0},
+        {"--max-candidates", &max_candidates, 1, INT64_MAX, 0},
+        {"--show", &show, 1, INT32_MAX, 0},
+        {"--apply", &apply, 1, INT32_MAX, 0},
+    };
     HOpts o;
     HFile f;
     HRepair R;
-    if (!args) {
-        fprintf(stderr, "gpmc fix: internal error: out of memory\n");
-        return H_INTERNAL;
-    }
-    memcpy(args, argv, (size_t)argc * sizeof *args);
-    if ((status = h_repair_options("fix", &nargs, args, names, vals, 4))) {
-        base_free(args);
-        fputs(fix_help, stderr);
-        return status;
-    }
-    int r = h_opts_parse(nargs, args, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
-                         "fix");
-    if (!r && o.nfiles > 1) {
-        fprintf(stderr, "gpmc fix: error: one file at a time\n");
-        r = H_USAGE;
-    }
-    if (!r && fo.max_size > 8) {
-        fprintf(stderr, "gpmc fix: error: --max-size must be 1..8\n");
-        r = H_USAGE;
-    }
-    r = h_opts_done(&o, r, "fix", fix_help, "no input file");
-    if (r >= 0) {
-        base_free(args);
-        return r;
-    }
-    o.progress |= isatty(2);
-    if (!o.chk.threads)
-        o.chk.threads = 1;              /* many small checks */
-    if ((status = h_file_load(o.files[0], &o, &f))) {
-        h_opts_free(&o);
-        base_free(args);
-        return status;
-    }
     Search S;
+    int status = h_repair_args("fix", fix_help, argc, argv, opts, 4, &o, &f);
+    if (status >= 0)
+        return status;
     memset(&S, 0, sizeof S);
-    if ((status = h_repair_init(&R, "fix", &f, &o, fo.max_candidates)))
+    if ((status = h_repair_begin(&R, "fix", &f, &o, max_candidates)))
         goto done;
     S.R = &R;
     relevance(&o, f.p, &S.rel);
-    /* the original: every model, for the report */
-    R.max_candidates++;
-    if ((status = h_repair_verify(&R, R.orig, 1)))
-        goto done;
-    R.tried = 0;
-    R.found = 0;
-    R.max_candidates--;
-    printf("Fix %s (%s) under", f.p->name, f.path);
-    for (int m = 0; m < o.nmodels; m++)
-        printf(" %s", lit_model_names[o.models[m]]);
-    printf("\n  original cycles");
-    h_repair_print_cycles(&R, R.orig);
-    printf(" (total %lld)\n", (long long)R.orig->total);
     if (R.orig->state == HR_HOLDS) {
         printf("  every check holds: nothing to fix\nSearch %s complete: "
                "nothing to fix\n", f.p->name);
@@ -913,20 +866,20 @@ int h_cmd_fix(int argc, char **argv)
         status = H_FAIL;
         goto done;
     }
-    if ((status = search(&S, (int)fo.max_size)))
+    if ((status = search(&S, (int)max_size)))
         goto done;
     qsort(S.fixes, S.nfixes, sizeof *S.fixes, cmp_fix);
-    if ((status = report(&S, (int)fo.max_size, (int)fo.show)))
+    if ((status = report(&S, (int)max_size, (int)show)))
         goto done;
     status = S.nfixes ? H_OK : H_FAIL;
-    if (fo.apply && (size_t)fo.apply > S.nfixes) {
+    if (apply && (size_t)apply > S.nfixes) {
         fprintf(stderr, "gpmc fix: error: --apply %lld: %zu fix%s found\n",
-                (long long)fo.apply, S.nfixes, S.nfixes == 1 ? "" : "es");
+                (long long)apply, S.nfixes, S.nfixes == 1 ? "" : "es");
         status = H_USAGE;
-    } else if (fo.apply) {
-        if (!(status = h_repair_apply(&R, S.fixes[fo.apply - 1]))) {
+    } else if (apply) {
+        if (!(status = h_repair_apply(&R, S.fixes[apply - 1]))) {
             fprintf(stderr, "gpmc fix: applied fix %lld to %s\n",
-                    (long long)fo.apply, f.path);
+                    (long long)apply, f.path);
             stale_expectations(&f, &o);
         }
     }
@@ -956,6 +909,5 @@ done:
         h_repair_free(&R);
     h_file_free(&f);
     h_opts_free(&o);
-    base_free(args);
     return status;
 }

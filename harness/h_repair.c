@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness/harness.h"
 
@@ -612,8 +613,11 @@ void h_repair_change_free(HRChange *ch)
     ch->nedits = 0;
 }
 
-int h_repair_options(const char *cmd, int *argc, char **argv,
-                  const char *const *names, int64_t **vals, int n)
+/* Takes the command's own options out of argv: a flag is set to 1, a
+   valued option must be an integer in its range. H_OK, or H_USAGE with a
+   message. */
+static int own_options(const char *cmd, int *argc, char **argv,
+                       const HROpt *opts, int n)
 {
     int out = 0;
     for (int i = 0; i < *argc; i++) {
@@ -621,7 +625,8 @@ int h_repair_options(const char *cmd, int *argc, char **argv,
         int k = -1;
         size_t len = strcspn(a, "=");
         for (int j = 0; j < n && k < 0; j++)
-            if (strlen(names[j]) == len && !strncmp(a, names[j], len))
+            if (strlen(opts[j].name) == len &&
+                !strncmp(a, opts[j].name, len) && (!opts[j].flag || !a[len]))
                 k = j;
         if (!strcmp(a, "--")) {
             while (i < *argc)
@@ -632,17 +637,81 @@ int h_repair_options(const char *cmd, int *argc, char **argv,
             argv[out++] = argv[i];
             continue;
         }
+        if (opts[k].flag) {
+            *opts[k].val = 1;
+            continue;
+        }
         const char *v = a[len] == '=' ? a + len + 1 : i + 1 < *argc
                                                            ? argv[++i] : NULL;
         int64_t x;
-        if (!v || h_parse_int(v, &x) || x < 1) {
-            fprintf(stderr, "gpmc %s: error: %s needs a positive integer, "
-                    "got '%s'\n", cmd, names[k], v ? v : "");
+        if (!v || h_parse_int(v, &x) || x < opts[k].min || x > opts[k].max) {
+            char range[64] = "a positive integer";
+            if (opts[k].max < INT32_MAX)
+                snprintf(range, sizeof range, "%lld..%lld",
+                         (long long)opts[k].min, (long long)opts[k].max);
+            fprintf(stderr, "gpmc %s: error: %s must be %s, got '%s'\n", cmd,
+                    opts[k].name, range, v ? v : "");
             return H_USAGE;
         }
-        *vals[k] = x;
+        *opts[k].val = x;
     }
     *argc = out;
+    return H_OK;
+}
+
+int h_repair_args(const char *cmd, const char *help, int argc, char **argv,
+                  const HROpt *opts, int nopts, HOpts *o, HFile *f)
+{
+    char **args = base_calloc((size_t)argc + 1, sizeof *args);
+    int nargs = argc, r;
+    if (!args) {
+        fprintf(stderr, "gpmc %s: internal error: out of memory\n", cmd);
+        return H_INTERNAL;
+    }
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    if ((r = own_options(cmd, &nargs, args, opts, nopts))) {
+        base_free(args);
+        fputs(help, stderr);
+        return r;
+    }
+    r = h_opts_parse(nargs, args, o, HO_RUN | HO_DEFINE | HO_PROGRESS, cmd);
+    base_free(args);                    /* o keeps argv's strings only */
+    if (!r && o->nfiles > 1) {
+        fprintf(stderr, "gpmc %s: error: one file at a time\n", cmd);
+        r = H_USAGE;
+    }
+    r = h_opts_done(o, r, cmd, help, "no input file");
+    if (r >= 0)
+        return r;
+    o->progress |= isatty(2);
+    if (!o->chk.threads)
+        o->chk.threads = 1;             /* many small checks */
+    if ((r = h_file_load(o->files[0], o, f))) {
+        h_opts_free(o);
+        return r;
+    }
+    return -1;
+}
+
+int h_repair_begin(HRepair *R, const char *cmd, const HFile *f,
+                   const HOpts *o, int64_t max_candidates)
+{
+    int rc = h_repair_init(R, cmd, f, o, max_candidates);
+    if (rc)
+        return rc;
+    R->max_candidates++;                /* the original is not a candidate */
+    if ((rc = h_repair_verify(R, R->orig, 1)))
+        return rc;
+    R->tried = 0;
+    R->found = 0;
+    R->max_candidates--;
+    printf("%c%s %s (%s) under", cmd[0] - 'a' + 'A', cmd + 1, f->p->name,
+           f->path);
+    for (int m = 0; m < o->nmodels; m++)
+        printf(" %s", lit_model_names[o->models[m]]);
+    printf("\n  original cycles");
+    h_repair_print_cycles(R, R->orig);
+    printf(" (total %lld)\n", (long long)R->orig->total);
     return H_OK;
 }
 

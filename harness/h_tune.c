@@ -413,66 +413,25 @@ static int exact(Tune *T, int64_t limit, int *level, int *done)
 
 int h_cmd_tune(int argc, char **argv)
 {
-    int64_t max_candidates = 2000, exact_limit = 1024;
-    static const char *const names[] = {"--max-candidates", "--exact"};
-    int64_t *vals[] = {&max_candidates, &exact_limit};
-    char **args = base_calloc((size_t)argc + 1, sizeof *args);
-    int nargs = 0, status, apply = 0;
+    int64_t max_candidates = 2000, exact_limit = 1024, apply = 0;
+    const HROpt opts[] = {
+        {"--max-candidates", &max_candidates, 1, INT64_MAX, 0},
+        {"--exact", &exact_limit, 1, INT64_MAX, 0},
+        {"--apply", &apply, 0, 1, 1},
+    };
     HOpts o;
     HFile f;
     HRepair R;
     Tune T;
     memset(&T, 0, sizeof T);
     memset(&R, 0, sizeof R);
-    if (!args) {
-        fprintf(stderr, "gpmc tune: internal error: out of memory\n");
-        return H_INTERNAL;
-    }
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--"))
-            while (i < argc)
-                args[nargs++] = argv[i++];
-        else if (!strcmp(argv[i], "--apply"))
-            apply = 1;
-        else
-            args[nargs++] = argv[i];
-    }
-    if ((status = h_repair_options("tune", &nargs, args, names, vals, 2))) {
-        base_free(args);
-        fputs(tune_help, stderr);
+    int status = h_repair_args("tune", tune_help, argc, argv, opts, 3, &o,
+                               &f);
+    if (status >= 0)
         return status;
-    }
-    int r = h_opts_parse(nargs, args, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
-                         "tune");
-    if (!r && o.nfiles > 1) {
-        fprintf(stderr, "gpmc tune: error: one file at a time\n");
-        r = H_USAGE;
-    }
-    r = h_opts_done(&o, r, "tune", tune_help, "no input file");
-    if (r >= 0) {
-        base_free(args);
-        return r;
-    }
-    o.progress |= isatty(2);
-    if (!o.chk.threads)
-        o.chk.threads = 1;
-    if ((status = h_file_load(o.files[0], &o, &f))) {
-        h_opts_free(&o);
-        base_free(args);
-        return status;
-    }
-    if ((status = h_repair_init(&R, "tune", &f, &o, max_candidates)))
+    if ((status = h_repair_begin(&R, "tune", &f, &o, max_candidates)))
         goto done;
     T.R = &R;
-    R.max_candidates++;
-    if ((status = h_repair_verify(&R, R.orig, 1)))
-        goto done;
-    printf("Tune %s (%s) under", f.p->name, f.path);
-    for (int m = 0; m < o.nmodels; m++)
-        printf(" %s", lit_model_names[o.models[m]]);
-    printf("\n  original cycles");
-    h_repair_print_cycles(&R, R.orig);
-    printf(" (total %lld)\n", (long long)R.orig->total);
     if (R.orig->state != HR_HOLDS) {
         printf("  fails: %s\n  tune needs a program whose checks hold "
                "(gpmc fix proposes one)\nTuned %s 0 %lld %lld none "
@@ -605,6 +564,5 @@ done:
         h_repair_free(&R);
     h_file_free(&f);
     h_opts_free(&o);
-    base_free(args);
     return status;
 }

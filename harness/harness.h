@@ -293,10 +293,24 @@ int h_repair_apply(const HRepair *R, const HRVariant *v);
 /* The CUDA call (gpmc.cuh) for opcode op: its nth spelling, or NULL. */
 const char *h_repair_cuda_call(int op, int nth);
 void h_repair_change_free(HRChange *ch);
-/* Takes the options `names` (each with a positive integer value) out of
-   argv into *vals[k]; H_OK, or H_USAGE with a message. */
-int h_repair_options(const char *cmd, int *argc, char **argv,
-                     const char *const *names, int64_t **vals, int n);
+/* An option of fix or tune alone: a flag, or an integer in [min, max]. */
+typedef struct {
+    const char *name;
+    int64_t *val;
+    int64_t min, max;
+    int flag;
+} HROpt;
+
+/* The arguments of fix or tune: their own options (opts) into their
+   values, the rest parsed as run's; exactly one file, loaded. -1 when the
+   command goes on with o and f set; else the exit status (usage, errors
+   and --help printed, nothing left to free). */
+int h_repair_args(const char *cmd, const char *help, int argc, char **argv,
+                  const HROpt *opts, int nopts, HOpts *o, HFile *f);
+/* h_repair_init, then the original checked under every model and timed,
+   and the report's first lines ("Fix NAME (FILE) under …", its cycles). */
+int h_repair_begin(HRepair *R, const char *cmd, const HFile *f,
+                   const HOpts *o, int64_t max_candidates);
 /* " strict 5040 hw 5036": v's cycles per model ("-" when not timed). */
 void h_repair_print_cycles(const HRepair *R, const HRVariant *v);
 /* Each line of text, after indent. */
