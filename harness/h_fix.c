@@ -905,9 +905,6 @@ done:
     base_free(S.tried);
     base_free(S.fixes);
     base_free(S.next);
-    if (R.f)
-        h_repair_free(&R);
-    h_file_free(&f);
-    h_opts_free(&o);
+    h_repair_end(&R, &f, &o);
     return status;
 }

@@ -526,6 +526,14 @@ oom:
     return H_INTERNAL;
 }
 
+void h_repair_end(HRepair *R, HFile *f, HOpts *o)
+{
+    if (R->f)
+        h_repair_free(R);
+    h_file_free(f);
+    h_opts_free(o);
+}
+
 void h_repair_free(HRepair *R)
 {
     h_repair_variant_free(R->orig);

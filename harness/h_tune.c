@@ -560,9 +560,6 @@ done:
         h_repair_variant_free(T.all[i]);
     base_free(T.all);
     base_free(T.pts);
-    if (R.f)
-        h_repair_free(&R);
-    h_file_free(&f);
-    h_opts_free(&o);
+    h_repair_end(&R, &f, &o);
     return status;
 }

@@ -246,6 +246,8 @@ typedef struct {
 int h_repair_init(HRepair *R, const char *cmd, const HFile *f,
                   const HOpts *o, int64_t max_candidates);
 void h_repair_free(HRepair *R);
+/* What h_repair_args and h_repair_begin made, freed. */
+void h_repair_end(HRepair *R, HFile *f, HOpts *o);
 /* The variant `from` with one more change: NULL when memory ran out,
    the change does not apply, or the result repeats a program already
    generated (*dup set). The variant is parsed, not verified. */
