@@ -231,9 +231,9 @@ HRVariant *h_repair_derive(HRepair *R, const HRVariant *from,
     BaseStr d = {0};
     base_str_printf(&d, "%s%s%s", from->desc ? from->desc : "",
                     from->desc && *from->desc ? "\n" : "", c->desc);
+    v->desc = d.s;                      /* freed with v, even when short */
     if (d.failed)
         goto fail;
-    v->desc = d.s;
     v->size = from->size + 1;
     v->seq = R->nvariants++;
     v->state = HR_UNCHECKED;
@@ -686,6 +686,11 @@ int h_repair_args(const char *cmd, const char *help, int argc, char **argv,
     base_free(args);                    /* o keeps argv's strings only */
     if (!r && o->nfiles > 1) {
         fprintf(stderr, "gpmc %s: error: one file at a time\n", cmd);
+        r = H_USAGE;
+    }
+    if (!r && o->json) {
+        fprintf(stderr, "gpmc %s: error: --json is not supported (the "
+                "proposals go to the database with --db)\n", cmd);
         r = H_USAGE;
     }
     r = h_opts_done(o, r, cmd, help, "no input file");

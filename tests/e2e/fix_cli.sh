@@ -27,7 +27,8 @@ assert_grep "size 1 complete" \
 # ---- usage and input errors --------------------------------------------------
 for args in "" "a.litmus b.litmus" "--max-size 0 x.litmus" \
     "--max-size 9 x.litmus" "--max-candidates x x.litmus" "--show" \
-    "--apply -1 x.litmus" "--nosuch x.litmus" "--model nosuch x.litmus"; do
+    "--apply -1 x.litmus" "--nosuch x.litmus" "--model nosuch x.litmus" \
+    "--json x.litmus"; do
     expect_rc 2 "$GPMC" fix $args
     [ ! -s "$T/out" ] || fail "fix $args printed on stdout"
     assert_grep "fix $args" "^gpmc fix: error: " "$T/err"
