@@ -47,7 +47,7 @@ static const char *fix_help =
     "(default 5); --apply N writes fix N into the files; --db records the\n"
     "original's checks and every proposal (table proposals).\n";
 
-/* ---- what a witness says ------------------------------------------------- */
+/* ---- what a witness says ------------------------------------------------ */
 
 typedef struct {
     int k, b, i;                        /* the instruction */
@@ -182,7 +182,7 @@ static int has_id(const int64_t *v, int n, int64_t id)
     return 0;
 }
 
-/* ---- candidates ------------------------------------------------------------ */
+/* ---- candidates --------------------------------------------------------- */
 
 enum { K_INSERT, K_OPCODE, K_MOVE };
 
@@ -195,6 +195,7 @@ typedef struct {
                                            CLWB_* */
     int k, b, i;
     int rank;                           /* witness step: later first */
+    int order;                          /* of suggestion: ties of rank */
 } Cand;
 
 typedef struct {
@@ -229,13 +230,16 @@ static int push(Cands *c, Cand x)
         const Cand *y = &c->v[i];
         if (y->kind == x.kind && y->op == x.op && y->k == x.k &&
             y->b == x.b && y->i == x.i && y->where == x.where) {
-            if (x.tier < y->tier || (x.tier == y->tier && x.rank < y->rank))
-                c->v[i] = x;            /* the better place in the order */
+            if (x.tier < y->tier || (x.tier == y->tier && x.rank < y->rank)) {
+                x.order = y->order;     /* the better place in the order */
+                c->v[i] = x;
+            }
             return 0;
         }
     }
     if (c->n == c->cap && BASE_GROW(c->v, c->cap, c->n + 1))
         return -1;
+    x.order = (int)c->n;
     c->v[c->n++] = x;
     return 0;
 }
@@ -356,16 +360,16 @@ static int suggest(const LitProgram *p, const Relevance *rel,
             for (int o = 0; o < nops && !rc; o++)
                 rc = push(out, (Cand){K_INSERT, (uint8_t)where,
                                       tier[2 * s + where], (int16_t)ops[o],
-                                      x->k, x->b, x->i, rank});
-        for (int fl = CLWB_SFENCE; fl >= CLWB_ALONE && !rc && rel->hw && in->op == LIT_ST &&
-                          x->pm_write; fl--)
+                                      x->k, x->b, x->i, rank, 0});
+        int flush = rel->hw && in->op == LIT_ST && x->pm_write;
+        for (int fl = CLWB_SFENCE; flush && fl >= CLWB_ALONE && !rc; fl--)
             rc = push(out, (Cand){K_INSERT, LIT_EDIT_AFTER, tier[2 * s + 1],
-                                  (int16_t)fl, x->k, x->b, x->i, rank});
+                                  (int16_t)fl, x->k, x->b, x->i, rank, 0});
         for (int alt = 0; alt < 2 && !rc; alt++) {
             int op = stronger(rel, kn, in->op, alt);
             if (op >= 0)
                 rc = push(out, (Cand){K_OPCODE, 0, tier[2 * s],
-                                      (int16_t)op, x->k, x->b, x->i, rank});
+                                      (int16_t)op, x->k, x->b, x->i, rank, 0});
         }
         const LitBody *body = &kn->bodies[x->b];
         if (!rc && x->pm_write && x->i + 1 < body->ninstr &&
@@ -375,7 +379,7 @@ static int suggest(const LitProgram *p, const Relevance *rel,
                 labelled |= body->labels[l].index == x->i + 1;
             if (!labelled)
                 rc = push(out, (Cand){K_MOVE, 0, tier[2 * s], -1, x->k,
-                                      x->b, x->i, rank});
+                                      x->b, x->i, rank, 0});
         }
     }
     /* the barriers of the threads involved, executed or not, may widen */
@@ -388,14 +392,14 @@ static int suggest(const LitProgram *p, const Relevance *rel,
                 int op = stronger(rel, kn, body->code[i].op, alt);
                 if (op >= 0 && is_barrier_op(body->code[i].op))
                     rc = push(out, (Cand){K_OPCODE, 0, 1, (int16_t)op, x->k,
-                                          x->b, i, n});
+                                          x->b, i, n, 0});
             }
     }
     base_free(tier);
     return rc;
 }
 
-/* ---- candidates as source edits -------------------------------------------- */
+/* ---- candidates as source edits ----------------------------------------- */
 
 static int add_edit(HRChange *ch, int file, int rc, LitEdit *e)
 {
@@ -588,7 +592,7 @@ static int make_change(const HRepair *R, const HRVariant *v,
     return 0;
 }
 
-/* ---- the search ---------------------------------------------------------- */
+/* ---- the search --------------------------------------------------------- */
 
 /* Programs that fail, best first: more models hold, fewer checks fail,
    fewer bad states, older. */
@@ -618,7 +622,7 @@ static int cmp_fix(const void *a, const void *b)
 static int cmp_cand(const void *a, const void *b)
 {
     const Cand *x = a, *y = b;
-    return x->rank - y->rank;
+    return x->rank != y->rank ? x->rank - y->rank : x->order - y->order;
 }
 
 /* Parents kept from one size for the next. */
@@ -754,7 +758,7 @@ static int search(Search *S, int max_size)
     return rc;
 }
 
-/* ---- the report ------------------------------------------------------------ */
+/* ---- the report --------------------------------------------------------- */
 
 static int report(const Search *S, int max_size, int show)
 {
@@ -828,7 +832,7 @@ static void stale_expectations(const HFile *f, const HOpts *o)
     base_str_free(&s);
 }
 
-/* ---- the command ----------------------------------------------------------- */
+/* ---- the command -------------------------------------------------------- */
 
 int h_cmd_fix(int argc, char **argv)
 {

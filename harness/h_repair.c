@@ -261,7 +261,7 @@ int h_repair_build(HRepair *R, HRVariant *v)
     return build(R, v, 0);
 }
 
-/* ---- verification -------------------------------------------------------- */
+/* ---- verification ------------------------------------------------------- */
 
 /* A result holds: Ok (an Unknown never does). */
 static int holds(const ChkResult *x)
@@ -425,7 +425,7 @@ int h_repair_verify(HRepair *R, HRVariant *v, int all)
     return H_OK;
 }
 
-/* ---- progress ------------------------------------------------------------ */
+/* ---- progress ----------------------------------------------------------- */
 
 static void progress_line(HRepair *R, int final)
 {
@@ -456,7 +456,7 @@ void h_repair_tick(HRepair *R)
     progress_line(R, 0);
 }
 
-/* ---- the test and its original -------------------------------------------- */
+/* ---- the test and its original ------------------------------------------ */
 
 int h_repair_init(HRepair *R, const char *cmd, const HFile *f,
                   const HOpts *o, int64_t max_candidates)
@@ -589,7 +589,7 @@ int h_repair_group(const LitProgram *p, int k, int b, int i, int *mb,
     return n;
 }
 
-/* ---- shared by fix and tune ---------------------------------------------- */
+/* ---- shared by fix and tune --------------------------------------------- */
 
 /* The CUDA spelling of an instruction gpmc.cuh offers (DESIGN section 7). */
 static const struct {
@@ -749,7 +749,7 @@ void h_repair_print_indented(const char *text, const char *indent)
     }
 }
 
-/* ---- output ---------------------------------------------------------------- */
+/* ---- output ------------------------------------------------------------- */
 
 int h_repair_diff(const HRepair *R, const HRVariant *v, BaseStr *out)
 {

@@ -158,8 +158,8 @@ static void group_text(const Tune *T, const Group *g, char *buf, size_t n)
     char text[128];
     if (lit_edit_text(o->text[g->file], o->len[g->file], in->pos, text,
                       sizeof text) || g->file)
-        snprintf(text, sizeof text, "%s", g->file ? h_repair_cuda_call(in->op, 0)
-                                                  : op_name(in->op));
+        snprintf(text, sizeof text, "%s",
+                 g->file ? h_repair_cuda_call(in->op, 0) : op_name(in->op));
     if (g->file) {
         const char *base = strrchr(T->R->path[g->file], '/');
         snprintf(buf, n, "%s:%d `%s()` (kernel %s)",
@@ -183,8 +183,8 @@ static int weaken(const Tune *T, const Group *g, int op, HRChange *ch)
         if (ch->nedits == HR_MAX_EDITS)
             return -1;
         if (g->file) {
-            const char *from = NULL, *to = op == NONE ? NULL
-                                                      : h_repair_cuda_call(op, 0);
+            const char *from = NULL;
+            const char *to = op == NONE ? NULL : h_repair_cuda_call(op, 0);
             rc = -1;
             for (int nth = 0; rc && (from = h_repair_cuda_call(in->op, nth));
                  nth++)
@@ -249,7 +249,8 @@ static HRVariant *program(Tune *T, const int *level)
         v->size = 0;
         for (int g = 0; g < T->ngroups; g++)
             v->size += level[g];
-        if (T->nall == T->capall && BASE_GROW(T->all, T->capall, T->nall + 1)) {
+        if (T->nall == T->capall &&
+            BASE_GROW(T->all, T->capall, T->nall + 1)) {
             h_repair_variant_free(v);
             return NULL;
         }

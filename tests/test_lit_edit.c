@@ -201,7 +201,8 @@ static void test_cuda(void **state)
     assert_int_equal(lit_edit_cuda_insert(cu, n, 5, LIT_EDIT_AFTER,
                                           "gpmc_psync();", &e), 0);
     t = applied(&e, cu);
-    assert_non_null(strstr(t, "publish\n        gpmc_psync();\n    gpmc_pbar"));
+    assert_non_null(strstr(t, "publish\n        gpmc_psync();\n"
+                              "    gpmc_pbar"));
     base_free(t);
     assert_int_equal(lit_edit_cuda_call(cu, n, 6, "gpmc_pbar_kr",
                                         "gpmc_pbar_wg", &e), 0);
