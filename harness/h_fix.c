@@ -864,9 +864,12 @@ int h_cmd_fix(int argc, char **argv)
     printf("  fails: %s\n", R.orig->why);
     h_repair_print_indented(R.orig->witness, "    ");
     if (R.orig->state != HR_FAILS || !R.orig->witness_json) {
-        printf("Search %s incomplete: the original's check gives no witness "
-               "to start from (raise --max-states, --max-steps or "
-               "--timeout)\n", f.p->name);
+        printf("Search %s incomplete: no witness to start from (%s)\n",
+               f.p->name, R.orig->state != HR_FAILS
+                              ? "the check is incomplete: raise --max-states, "
+                                "--max-steps or --timeout"
+                              : "only `exists` claims fail, and no execution "
+                                "shows where");
         status = H_FAIL;
         goto done;
     }

@@ -278,16 +278,35 @@ static const ChkViolation *violation_of(const ChkReport *r, int k)
     return NULL;
 }
 
-/* What r says about v: 1 when it holds. The first failure's witness is
-   kept (for the guidance and the report). */
+/* Why v fails: the first failure, or a later one that has a witness when
+   the first has none (a failed `exists` has no witness to guide). */
+static void blame(HRVariant *v, BaseStr *why, const ChkViolation *w)
+{
+    if (why->failed || (v->why && (v->witness_json || !w))) {
+        base_str_free(why);
+        return;
+    }
+    base_free(v->why);
+    base_free(v->witness);
+    base_free(v->witness_json);
+    v->why = why->s;
+    v->witness = w ? h_strndup(w->witness, strlen(w->witness)) : NULL;
+    v->witness_json = w && w->witness_json
+                          ? h_strndup(w->witness_json, strlen(w->witness_json))
+                          : NULL;
+}
+
+/* What r says about v: 1 when it holds. Why it fails is kept (for the
+   guidance and the report). */
 static int judge(HRVariant *v, const LitProgram *p, const ChkReport *r,
                  BaseStr *verdicts)
 {
-    int noerror = 0, ok = r->status == CHK_DONE, first = 1;
+    int noerror = 0, ok = r->status == CHK_DONE;
     base_str_printf(verdicts, "%s%s", verdicts->len ? "; " : "",
                     lit_model_names[r->model]);
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *x = &r->results[k];
+        BaseStr why = {0};
         base_str_printf(verdicts, " %s", chk_verdict_names[x->verdict]);
         noerror |= x->phase == LIT_NOERROR;
         if (holds(x))
@@ -295,11 +314,6 @@ static int judge(HRVariant *v, const LitProgram *p, const ChkReport *r,
         ok = 0;
         v->nfail++;
         v->negative += x->negative;
-        if (!first || v->why)
-            continue;
-        first = 0;
-        const ChkViolation *w = violation_of(r, k);
-        BaseStr why = {0};
         if (x->phase == LIT_NOERROR)
             base_str_printf(&why, "check %d (noerror)", k);
         else
@@ -310,35 +324,22 @@ static int judge(HRVariant *v, const LitProgram *p, const ChkReport *r,
                         lit_model_names[r->model]);
         if (r->status != CHK_DONE && r->reason)
             base_str_printf(&why, " (incomplete: %s)", r->reason);
-        v->why = why.s;
-        v->witness = w ? h_strndup(w->witness, strlen(w->witness)) : NULL;
-        v->witness_json = w && w->witness_json
-                              ? h_strndup(w->witness_json,
-                                          strlen(w->witness_json))
-                              : NULL;
+        blame(v, &why, violation_of(r, k));
     }
     if (!noerror && r->nerrors) {
+        BaseStr why = {0};
         ok = 0;
         v->nfail += r->nerrors;
-        const ChkViolation *w = violation_of(r, -1);
-        if (!v->why && w) {
-            BaseStr why = {0};
-            base_str_printf(&why, "a runtime error is reachable under %s: "
-                            "%s", lit_model_names[r->model], r->errors[0]);
-            v->why = why.s;
-            v->witness = h_strndup(w->witness, strlen(w->witness));
-            v->witness_json = w->witness_json
-                                  ? h_strndup(w->witness_json,
-                                              strlen(w->witness_json))
-                                  : NULL;
-        }
+        base_str_printf(&why, "a runtime error is reachable under %s: %s",
+                        lit_model_names[r->model], r->errors[0]);
+        blame(v, &why, violation_of(r, -1));
     }
     if (!ok && !v->why) {
         BaseStr why = {0};
         base_str_printf(&why, "the check under %s is incomplete: %s",
                         lit_model_names[r->model],
                         r->reason ? r->reason : "?");
-        v->why = why.s;
+        blame(v, &why, NULL);
     }
     return ok;
 }

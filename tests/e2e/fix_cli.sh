@@ -24,6 +24,14 @@ assert_grep "size 1 complete" \
     "^Search Lin-Fig8 complete: no fix of size 1 or less among the changes the witnesses suggest (80 candidates)$" \
     "$T/out"
 
+# a failed `exists` has no witness: nothing to guide the search
+printf 'test Ex\npm x = 0\nkernel k grid 1 block 1 { st x, 1 }\ncheck final exists (x == 2)\n' \
+    >"$T/ex.litmus"
+expect_rc 1 "$GPMC" fix "$T/ex.litmus" --model strict
+assert_grep "exists without a witness" \
+    "^Search Ex incomplete: no witness to start from (only \`exists\` claims fail, and no execution shows where)$" \
+    "$T/out"
+
 # ---- usage and input errors --------------------------------------------------
 for args in "" "a.litmus b.litmus" "--max-size 0 x.litmus" \
     "--max-size 9 x.litmus" "--max-candidates x x.litmus" "--show" \
