@@ -655,7 +655,7 @@ static int parent_cands(Search *S, HRVariant *v, Cands *c)
         return 0;                       /* nothing to go on */
     int rc = suggest(v->p, &S->rel, &w, c);
     witness_free(&w);
-    if (!rc)
+    if (!rc && c->n)
         qsort(c->v, c->n, sizeof *c->v, cmp_cand);
     return rc;
 }
@@ -738,7 +738,8 @@ static int search(Search *S, int max_size)
         rc = search_size(S, parents, nparents);
         base_free(owned);
         owned = NULL;
-        if (rc || S->nfixes || !S->complete || S->size == max_size)
+        if (rc || S->nfixes || !S->complete || S->size == max_size ||
+            !S->nnext)
             break;
         /* the next size grows from the best of those that still fail */
         qsort(S->next, S->nnext, sizeof *S->next, cmp_parent);
@@ -751,8 +752,6 @@ static int search(Search *S, int max_size)
             return H_INTERNAL;
         memcpy(parents, S->next, S->nnext * sizeof *parents);
         nparents = S->nnext;
-        if (!nparents)
-            break;
     }
     base_free(owned);
     return rc;
@@ -875,7 +874,8 @@ int h_cmd_fix(int argc, char **argv)
     }
     if ((status = search(&S, (int)max_size)))
         goto done;
-    qsort(S.fixes, S.nfixes, sizeof *S.fixes, cmp_fix);
+    if (S.nfixes)                       /* qsort wants an array */
+        qsort(S.fixes, S.nfixes, sizeof *S.fixes, cmp_fix);
     if ((status = report(&S, (int)max_size, (int)show)))
         goto done;
     status = S.nfixes ? H_OK : H_FAIL;
