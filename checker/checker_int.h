@@ -99,6 +99,11 @@ typedef struct {
     StoStore store;
     uint32_t *parent;                   /* BFS parent; CHK_NONE: the root */
     size_t capparent;
+    uint32_t *steps;                    /* weighted: program steps of the
+                                           path of parent links */
+    size_t capsteps;
+    int weighted;                       /* a transition may run several
+                                           instructions (fusion) */
     uint32_t *level;                    /* first id of each depth */
     size_t nlevel, caplevel;
     uint64_t *end;                      /* bit per state: can end here */
@@ -106,7 +111,7 @@ typedef struct {
 } ChkSpace;
 
 int chk_space_init(ChkSpace *sp, uint32_t max_words, BaseBudget *mem,
-                   StoGate *gate, int kind);
+                   StoGate *gate, int kind, int weighted);
 void chk_space_free(ChkSpace *sp);
 int chk_space_reset(ChkSpace *sp);
 uint32_t chk_space_count(const ChkSpace *sp);
@@ -117,6 +122,13 @@ int chk_space_reserve(ChkSpace *sp, uint32_t n);
 /* Starts depth nlevel at id `first`. */
 int chk_space_level(ChkSpace *sp, uint32_t first);
 uint32_t chk_space_depth(const ChkSpace *sp, uint32_t id);
+/* The program steps (instructions and model events) of the path of parent
+   links to id: the length of its witness, the count --max-steps bounds.
+   Its BFS depth unless transitions are weighted. */
+static inline uint32_t chk_space_steps(const ChkSpace *sp, uint32_t id)
+{
+    return sp->weighted ? sp->steps[id] : chk_space_depth(sp, id);
+}
 static inline uint32_t chk_space_parent(const ChkSpace *sp, uint32_t id)
 {
     return sp->parent[id];
@@ -166,6 +178,14 @@ typedef struct {
     MdlError e;
 } ChkErrLog;
 
+/* A discovery of a new state that was the least so far when it was made,
+   with the state's program steps by that way (weighted spaces). */
+typedef struct {
+    uint64_t key;                       /* parent << 32 | successor index */
+    uint32_t t;                         /* provisional id - level end */
+    uint32_t steps;
+} ChkWin;
+
 /* A thread of the explorer: its model instance (models keep scratch),
    store cursor, states, and what its expansions found. */
 typedef struct {
@@ -174,6 +194,8 @@ typedef struct {
     MdlState s;
     ChkErrLog *log;
     size_t nlog, caplog;
+    ChkWin *win;
+    size_t nwin, capwin;
     int failed;
 } ChkWorker;
 

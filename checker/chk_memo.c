@@ -208,7 +208,7 @@ void chk_recover_all(ChkRun *R)
         if (mi == CHK_NONE)
             break;
         mm = &R->memo[mi];
-        base = chk_space_depth(&R->lvl[0].space, st);
+        base = chk_space_steps(&R->lvl[0].space, st);
         for (uint32_t j = 0; j < mm->nout; j++) {
             const ChkBest *b = &R->mbest[mm->out_first + j];
             uint32_t o = R->robs_out[b->id], total = base + b->steps;

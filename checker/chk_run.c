@@ -131,7 +131,8 @@ static int setup(ChkRun *R, char *err, size_t errlen)
         L->state.cap = mw;
         L->state.w = base_calloc(mw, sizeof(uint64_t));
         if (!L->state.w || chk_space_init(&L->space, mw, &R->mem, &R->gate,
-                                          R->o.state) ||
+                                          R->o.state,
+                                          (chk_model_mode(&R->o) & MDL_FUSE) != 0) ||
             sto_cursor_init(&L->cur, &L->space.store))
             goto oom;
     }

@@ -890,7 +890,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     uint32_t codes[128];
     int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
     if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
-        int i = red_por_ample(m, s, L, codes, nev, out);
+        int i = red_por_ample(m, s, L, codes, nev, out, &m->chain);
         if (i >= 0) {
             succ(ctx, (uint32_t)i, out);
             return 1;
@@ -903,6 +903,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 TS_RUN)
                 continue;
             r = red_por_transition(m, s, L, (uint32_t)i, out, &e, &len);
+            m->chain = len;
             if (r == MDL_OK) {
                 succ(ctx, (uint32_t)i, out);
                 n++;
@@ -912,6 +913,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 moved = 1;
             }
         }
+    m->chain = 1;
     for (int i = 0; i < nev; i++)
         if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {
@@ -923,6 +925,11 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
         err(ctx, MDL_STEP_NONE, &e);
     }
     return n;
+}
+
+int mdl_succ_steps(const Model *m)
+{
+    return m->chain;
 }
 
 int mdl_chain(Model *m, const MdlState *s, uint32_t step)

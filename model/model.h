@@ -175,6 +175,10 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
    gives it) executes: 1, or more when MDL_FUSE runs the invisible steps
    after it. A witness replays them one by one with mdl_apply. */
 int mdl_chain(Model *m, const MdlState *s, uint32_t step);
+/* Inside a MdlSuccFn: the number of instructions of the transition being
+   reported (mdl_chain's count, without executing it again; 1 for a model
+   event). */
+int mdl_succ_steps(const Model *m);
 /* Whether a crash image's PM word w can matter to a check: always, unless
    MDL_SLICE found that nothing reads it; then images hold its initial
    value. */
