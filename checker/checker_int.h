@@ -211,6 +211,13 @@ typedef struct {
     size_t capout, caperr;
     uint32_t until;                     /* a replay ends with the level that
                                            finds this state; else CHK_NONE */
+    uint32_t bound;                     /* explore no level deeper (a search
+                                           for witnesses); else CHK_NONE */
+    int cut;                            /* the last exploration stopped at
+                                           the bound with states left */
+    Model *m;                           /* expands this level's states, if
+                                           not the run's model (a search for
+                                           witnesses); states are the same */
 } ChkLevel;
 
 /* Projection of a phase: the names its conditions mention. */
@@ -303,11 +310,16 @@ typedef struct {
 
 typedef struct {
     uint32_t out_first, nout, err_first, nerr;
+    uint32_t bound;                     /* exact for every entry of at most
+                                           this many steps; CHK_NONE: all */
 } ChkMemo;
+
+typedef struct ChkGoals ChkGoals;
 
 typedef struct ChkRun {
     const LitProgram *p;
     ChkOptions o;
+    unsigned mode;                      /* the model's (mdl_new) */
     Model *m;
     BaseArena *arena;                    /* the report's */
     BaseBudget mem;
@@ -321,6 +333,10 @@ typedef struct ChkRun {
     uint64_t *obuf, *fbuf;              /* observation key scratch */
 
     ChkImages img;
+    int images;                         /* main states' images are needed */
+    uint32_t *mimg;                     /* main images, in the order of the
+                                           first main state showing each */
+    size_t nmimg, capmimg;
     ChkProj proj[3];                    /* final, crash, recovered */
     ChkOutcomes outs[3];
     StoTable robs;                      /* recovered observations (pm+dram) */
@@ -349,12 +365,30 @@ typedef struct ChkRun {
                                            after the first included */
     int replay;                         /* explorations re-explore spaces
                                            for witnesses */
+    int recover_any;                    /* chk_recover takes a memo found
+                                           however far it went */
+    ChkGoals *goals;                    /* a search for witnesses (chk_short.c):
+                                           what it looks for; else NULL */
+    char note[192];                     /* for the report's notes, or "" */
 } ChkRun;
 
 double chk_now(void);
 /* The model's mode for these options: the literal semantics, or the
    default mode with the reductions in use. */
 unsigned chk_model_mode(const ChkOptions *o);
+/* A run of program p with options o and model mode `mode` (its arena, the
+   report's, is given): the fields before the model; then, once R->m is
+   made, chk_run_setup for the rest; chk_run_teardown frees both (not the
+   arena). */
+void chk_run_init(ChkRun *R, const LitProgram *p, const ChkOptions *o,
+                  unsigned mode, BaseArena *arena, int64_t mem_limit);
+int chk_run_setup(ChkRun *R, char *err, size_t errlen);
+void chk_run_teardown(ChkRun *R);
+/* The outcome of phase ph whose condition c is `want` with the shortest
+   witness (fewest steps, then fewest crashes, then the first), or
+   CHK_NONE; the same for runtime errors. */
+uint32_t chk_best_outcome(const ChkRun *R, int ph, const LitCond *c, int want);
+uint32_t chk_best_error(const ChkRun *R);
 
 /* chk_error.c: limits, progress, runtime errors */
 /* The check is incomplete, the first reason given says why; the
@@ -427,8 +461,10 @@ static inline ChkPOut chk_set_out(const ChkRun *R, const ChkImgSet *s,
 void chk_explore_main(ChkRun *R);
 
 /* chk_memo.c: recovery */
-/* Memo index of recovery from image `img` with d more crashes allowed. */
-uint32_t chk_recover(ChkRun *R, uint32_t img, int d);
+/* Memo index of recovery from image `img` with d more crashes allowed,
+   exact for what it reaches in at most `bound` steps (CHK_NONE: all):
+   explored, or explored again, unless a memo good for that is known. */
+uint32_t chk_recover(ChkRun *R, uint32_t img, int d, uint32_t bound);
 /* Re-explores recovery (img, d) into its level's space, for a witness
    that ends at state `until` of it: as far as the level that finds it. */
 void chk_recover_space(ChkRun *R, uint32_t img, int d, uint32_t until);
@@ -449,8 +485,28 @@ int chk_cond_eval(const ChkRun *R, int ph, const LitCond *c,
 void chk_outcome_text(const ChkRun *R, int ph, const uint64_t *proj,
                       char *buf, size_t len);
 
-/* chk_witness.c */
-void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t outcome);
-void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err);
+/* chk_witness.c: fill v with the witness of an outcome or an error,
+   replaying it; the number of steps replayed, or -1 when the replay
+   went astray (a step missing or failing otherwise, an image or error
+   not met) or ran out of memory. */
+int chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t outcome);
+int chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err);
+
+/* chk_short.c: the witnesses a report needs */
+/* A witness wanted: of the outcomes of phase ph on which condition cond is
+   `want`, or (ph < 0) of the runtime errors, the shortest; v to fill. */
+typedef struct {
+    ChkViolation *v;
+    int ph;
+    const LitCond *cond;
+    int want;
+} ChkWant;
+/* Fills each want's violation, as short as --no-reduce's where R reduces
+   (a search without reductions; R's own witness where it cannot finish).
+   Returns the peak memory it used besides R's, in bytes. */
+int64_t chk_short_witnesses(ChkRun *R, ChkWant *w, int n);
+/* In a search: whether every goal is met by depth `depth` (the main
+   program's level just explored), nothing deeper being shorter. */
+int chk_short_settled(ChkRun *R, uint32_t depth);
 
 #endif

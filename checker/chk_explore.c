@@ -304,8 +304,8 @@ static void serial_states(Bfs *b, Held *q)
         if (halted(b))
             b->vcut = i;
         if (expanding) {
-            uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i,
-                                    q);
+            uint32_t moved = expand(b, NULL, L->m ? L->m : R->m, &L->cur,
+                                    &L->state, i, q);
             if (atomic_load(&b->stop))
                 return;
             if (!moved && !chk_space_end(b->sp, i))
@@ -596,6 +596,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     b.recovery = recovery;
     b.visit = visit;
     b.ctx = ctx;
+    b.L->cut = 0;
     b.par = level == 0 && R->nwk > 1;   /* for levels of PAR_MIN states */
     if (b.par)
         sto_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
@@ -640,10 +641,16 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             break;
         }
         level_limits(&b);
-        if (halted(&b) || chk_space_count(sp) > b.L->until)
+        if (halted(&b) || chk_space_count(sp) > b.L->until ||
+            (level == 0 && R->goals && chk_short_settled(R, b.depth)))
             break;
         if (chk_space_count(sp) == b.hi) {
             livelock(&b);
+            break;
+        }
+        if (b.depth >= b.L->bound) {     /* the states past it are not wanted */
+            assert(!sp->weighted);
+            b.L->cut = 1;
             break;
         }
         if (chk_space_level(sp, b.hi)) {
@@ -670,7 +677,7 @@ int chk_workers_init(ChkRun *R, int nthreads, char *err, size_t errlen)
     for (int t = 0; t < nthreads; t++) {
         ChkWorker *w = &R->wk[t];
         char merr[256];
-        w->m = t ? mdl_new(R->p, R->o.model, chk_model_mode(&R->o), merr, sizeof merr)
+        w->m = t ? mdl_new(R->p, R->o.model, R->mode, merr, sizeof merr)
                  : R->m;
         w->s.cap = mw;
         w->s.w = base_calloc(mw, sizeof *w->s.w);
