@@ -367,6 +367,9 @@ typedef struct ChkRun {
                                            for witnesses */
     int recover_any;                    /* chk_recover takes a memo found
                                            however far it went */
+    int64_t max_total;                  /* states of every exploration
+                                           together (a search for
+                                           witnesses); 0: no bound */
     ChkGoals *goals;                    /* a search for witnesses (chk_short.c):
                                            what it looks for; else NULL */
     char note[192];                     /* for the report's notes, or "" */

@@ -641,6 +641,12 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             break;
         }
         level_limits(&b);
+        if (R->max_total && R->states + chk_space_count(sp) > R->max_total) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "its budget (%lld states) reached",
+                     (long long)R->max_total);
+            chk_limit(R, msg);
+        }
         if (halted(&b) || chk_space_count(sp) > b.L->until ||
             (level == 0 && R->goals && chk_short_settled(R, b.depth)))
             break;
