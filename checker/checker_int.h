@@ -13,7 +13,11 @@
  * contributes the memo of (I2, d - 1) for each image I2 of that state,
  * offset by the steps taken to reach it. Outcomes and verdicts are computed
  * from these sets at the end; witnesses are rebuilt by replaying the main
- * path (parent links) and re-exploring the recoveries on it.
+ * path (parent links) and re-exploring the recoveries on it. A reducing run
+ * keeps every outcome but not the distances to them, so its report takes
+ * its witnesses from a second run without reductions that explores only as
+ * deep as the shortest of them (chk_short.c); steps are program steps
+ * throughout (a fused transition of k instructions is k of them).
  *
  * Determinism: states are numbered in discovery order, which is the BFS
  * order; every table assigns ids in insertion order; ties between equally
