@@ -516,4 +516,13 @@ int64_t chk_short_witnesses(ChkRun *R, ChkWant *w, int n);
    program's level just explored), nothing deeper being shorter. */
 int chk_short_settled(ChkRun *R, uint32_t depth);
 
+/* chk_nearest.c: final witnesses by weight over R's own reduced space */
+/* Whether R's main space keeps the distances (in program steps) to its
+   terminal states, and holds all of them. */
+int chk_nearest_applies(const ChkRun *R);
+/* For each final want not done: the nearest terminal state showing one of
+   its outcomes, and its witness replayed along the search's links, which
+   must take as many steps (then done[k] is set). 0, or -1 out of memory. */
+int chk_nearest_final(ChkRun *R, ChkWant *w, int n, int *done);
+
 #endif

@@ -237,13 +237,16 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
         *why = "out of memory";
         return 0;
     }
-    G.n = n;
     for (int k = 0; k < n; k++) {
-        G.g[k].ph = w[k].ph;
-        G.g[k].cond = w[k].cond;
-        G.g[k].want = w[k].want;
-        G.g[k].cand = CHK_NONE;
-        G.g[k].upper = upper(R, &w[k]);
+        Goal *g = &G.g[G.n];
+        if (done[k])
+            continue;
+        G.n++;
+        g->ph = w[k].ph;
+        g->cond = w[k].cond;
+        g->want = w[k].want;
+        g->cand = CHK_NONE;
+        g->upper = upper(R, &w[k]);
         if (w[k].ph != LIT_FINAL)
             mode = 0;
         crash |= w[k].ph == LIT_CRASH;
@@ -288,7 +291,7 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
     S.recover_any = 1;
     for (int k = 0; k < n && S.status == CHK_DONE && !S.failed; k++) {
         ChkViolation v = *w[k].v;
-        if (!from_search(&S, &w[k], &v)) {
+        if (!done[k] && !from_search(&S, &w[k], &v)) {
             *w[k].v = v;
             done[k] = 1;
         }
@@ -306,17 +309,21 @@ int64_t chk_short_witnesses(ChkRun *R, ChkWant *w, int n)
     int *done = base_calloc((size_t)n + 1, sizeof *done);
     const char *why = NULL;
     int64_t peak = 0;
-    int all = 1;
-    if (n && done && (R->mode & (MDL_FUSE | MDL_POR | MDL_SLICE)) &&
-        R->status == CHK_DONE && !R->failed)
+    int reduced = (R->mode & (MDL_FUSE | MDL_POR | MDL_SLICE)) &&
+                  R->status == CHK_DONE, left = 0;
+    if (done && reduced && chk_nearest_applies(R) && !R->failed)
+        chk_nearest_final(R, w, n, done);
+    for (int k = 0; done && k < n; k++)
+        left += !done[k];
+    if (left && reduced && !R->failed)
         peak = search(R, w, n, done, &why);
+    left = 0;
     for (int k = 0; k < n && !R->failed; k++)
         if (!done || !done[k]) {
             own(R, &w[k]);
-            all = 0;
+            left++;
         }
-    if (!all && R->status == CHK_DONE &&
-        (R->mode & (MDL_FUSE | MDL_POR | MDL_SLICE)))
+    if (left && reduced)
         snprintf(R->note, sizeof R->note,
                  "witnesses may be longer than --no-reduce's: their search "
                  "without reductions %s%s", why ? "stopped: " : "failed",

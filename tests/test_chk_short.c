@@ -2,7 +2,8 @@
  * test_chk_short.c — witnesses and step limits mean the same in every mode
  * (checker/chk_short.c, specs/checker.md "Witnesses", issue 28):
  *  - a reducing run's witness has as many program steps and crashes as
- *    --no-reduce's: issue 28's example, and generated programs
+ *    --no-reduce's: issue 28's example, a final outcome the reduced BFS
+ *    reached the long way, and generated programs
  *    (tests/red_gen.h) under every model and every set of reductions;
  *  - where --naive has no model events to add (no PM: dram and shared
  *    words only), its witnesses have that length too;
@@ -62,6 +63,43 @@ static void test_issue_example(void **state)
         assert_string_equal(r->notes, "");
         chk_report_free(r);
     }
+    lit_program_free(p);
+}
+
+/* A final outcome reached in 4 steps (thread 1 first, thread 0 skips its
+   register steps) or in 10 (thread 0 first). The reduced BFS, by
+   transitions, took the longer way: thread 0's six register steps are one
+   fused transition. The search by weight (chk_nearest.c, or the search
+   without reductions under hw's projection) finds 4, as every mode does:
+   a terminal state needs no persist under --naive. */
+static void test_final_by_weight(void **state)
+{
+    LitProgram *p = cu_parse(
+        "test Fin\ndram f = 0\npm x = 0\n"
+        "kernel k grid 1 block 2 {\n"
+        "  thread 0 {\n    ld r0, f\n    bne r0, 0, short\n"
+        "    add r1, r1, 1\n    add r1, r1, 1\n    add r1, r1, 1\n"
+        "    add r1, r1, 1\n    add r1, r1, 1\n    add r1, r1, 1\n"
+        "  short:\n    st x, 1\n  }\n"
+        "  thread 1 {\n    st f, 1\n  }\n}\n"
+        "check final exists (x == 1)\n");
+    static const struct {
+        int naive;
+        unsigned reduce;
+    } mode[] = {{0, CHK_R_ALL}, {0, CHK_R_FUSE}, {0, CHK_R_FUSE | CHK_R_POR},
+                {0, 0}, {1, 0}};
+    (void)state;
+    for (int m = 0; m < LIT_NMODELS; m++)
+        for (size_t k = 0; k < sizeof mode / sizeof *mode; k++) {
+            ChkReport *r = run(p, m, mode[k].naive, mode[k].reduce, 0);
+            assert_int_equal(r->nviolations, 1);
+            assert_int_equal(steps_of(&r->violations[0]), 4);
+            assert_non_null(strstr(r->violations[0].witness,
+                                   "1. k thread 1 line 18: st f, 1"));
+            assert_non_null(strstr(r->violations[0].witness,
+                                   "4. k thread 0 line 15: st x, 1"));
+            chk_report_free(r);
+        }
     lit_program_free(p);
 }
 
@@ -236,6 +274,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_issue_example),
+        cmocka_unit_test(test_final_by_weight),
         cmocka_unit_test(test_max_steps_loop),
         cmocka_unit_test(test_naive_lengths),
         cmocka_unit_test(test_random_lengths),
