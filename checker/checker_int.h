@@ -322,7 +322,8 @@ typedef struct ChkGoals ChkGoals;
 
 typedef struct ChkRun {
     const LitProgram *p;
-    ChkOptions o;
+    ChkOptions o;                       /* o.state: the store taken */
+    int auto_state;                     /* the options left it to the run */
     unsigned mode;                      /* the model's (mdl_new) */
     Model *m;
     BaseArena *arena;                    /* the report's */

@@ -90,7 +90,7 @@ static void no_err(void *ctx, uint32_t step, const MdlError *e)
 
 int chk_nearest_applies(const ChkRun *R)
 {
-    return R->status == CHK_DONE && (R->mode & MDL_FUSE) &&
+    return R->status == CHK_DONE &&
            !((R->mode & MDL_SLICE) && mdl_policy(R->o.model)->hierarchy);
 }
 

@@ -105,6 +105,7 @@ void chk_run_init(ChkRun *R, const LitProgram *p, const ChkOptions *o,
     memset(R, 0, sizeof *R);
     R->p = p;
     R->o = *o;
+    R->auto_state = o->state == CHK_STATE_AUTO;
     R->mode = mode;
     R->arena = arena;
     if (R->o.crash_depth < 1)

@@ -226,6 +226,7 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
 {
     ChkRun S;
     ChkGoals G;
+    ChkOptions o;
     Model *last = NULL;
     char err[256];
     int64_t left = R->mem.limit - atomic_load(&R->mem.used), peak;
@@ -256,7 +257,10 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
         G.whole |= w[k].ph < 0 && livelock(R, 0);
         G.unbounded |= w[k].ph < 0 && livelock(R, 1);
     }
-    chk_run_init(&S, R->p, &R->o, mode, R->arena,
+    o = R->o;
+    if (R->auto_state)                  /* its own vectors decide */
+        o.state = CHK_STATE_AUTO;
+    chk_run_init(&S, R->p, &o, mode, R->arena,
                  R->mem.limit ? (left > 0 ? left : 1) : 0);
     S.o.progress = NULL;
     S.max_total = R->states / 4 + CHK_SHORT_EXTRA;
