@@ -31,7 +31,8 @@
  * known only once the main program is explored to its end, so a search for
  * error witnesses goes to the end when the reduced run met one. The search
  * obeys the check's limits (what the check left of its memory budget, the
- * same state and step bounds, the check's clock for the timeout). When it
+ * same state and step bounds; not the timeout, which witnesses come after)
+ * and a budget of states of its own. When it
  * meets one, or the check was incomplete, or a witness does not replay to
  * its end in the steps the search counted, the report keeps the reduced
  * run's own witness and says so in its notes.
@@ -263,10 +264,11 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
     chk_run_init(&S, R->p, &o, mode, R->arena,
                  R->mem.limit ? (left > 0 ? left : 1) : 0);
     S.o.progress = NULL;
+    S.o.timeout_s = 0;                  /* as replays: its budget bounds it,
+                                           and the report stays the same */
     S.max_total = R->states / 4 + CHK_SHORT_EXTRA;
     if (S.o.max_states > S.max_total)
         S.o.max_states = S.max_total;
-    S.t0 = R->t0;                       /* the check's clock */
     S.m = mdl_new(R->p, R->o.model, mode, err, sizeof err);
     if (!S.m || chk_run_setup(&S, err, sizeof err)) {
         chk_run_teardown(&S);
