@@ -8,34 +8,38 @@
  * steps the ample set takes first, or that fusion runs on after a store,
  * stands in front of a crash the full graph reaches at once; the projection
  * leaves out hw's events on lines it does not keep, which a real execution
- * takes. So a reducing run's report takes its witnesses from a search over
- * the graph without reductions (--no-reduce's model): a second run of the
- * explorer that goes level by level through the main program and stops
- * after the first level d by which every witness wanted has a candidate of
- * at most d steps. A state deeper than d gives only longer ones: its
- * outcomes and images cost its depth, a recovered outcome or a runtime
- * error through recovery its depth plus the recovery's steps (so each
- * level's new crash images are recovered as the level ends). Everything as
- * short as the best was found, so the run then picks and replays exactly
- * as --no-reduce does over the same BFS prefix: the same witness, ties
- * (fewer crashes, then the first found) included.
+ * takes. So a reducing run's report takes its `final` witnesses from a
+ * search by weight over its own states where those keep their distances
+ * (chk_nearest.c), and the others from a search over the graph without
+ * reductions (--no-reduce's model): a second run of the explorer that goes
+ * level by level through the main program and stops after the first level
+ * d by which every witness wanted has a candidate of at most d steps. A
+ * state deeper than d gives only longer ones: its outcomes and images cost
+ * its depth, a recovered outcome or a runtime error through recovery its
+ * depth plus the recovery's steps (so each level's new crash images are
+ * recovered as the level ends, each recovery only as deep as the fewest
+ * steps known to reach a goal allow). Everything as short as the best was
+ * found, so the run then picks and replays as --no-reduce does over the
+ * same BFS prefix: witnesses as long, with as many crashes.
  *
- * A search for `final` witnesses alone uses the partial-order reduction:
- * it keeps the distance to every terminal state. From a state s whose
- * ample step b belongs to thread i, a shortest path to a terminal state
- * moves i (i finishes), and i's first step on it is b, which commutes to
- * the front (specs/checker.md, the theorem's proof): as many steps from s
- * through b. Outcomes at crash points and errors have no such argument.
+ * Where only terminal states matter (the last crash's recovery, or `final`
+ * witnesses alone) the search uses the partial-order reduction: it keeps
+ * the distance to every terminal state. From a state s whose ample step b
+ * belongs to thread i, a shortest path to a terminal state moves i (i
+ * finishes), and i's first step on it is b, which commutes to the front
+ * (specs/checker.md, the theorem's proof): as many steps from s through b.
+ * Crash points and failing steps have no such argument.
  *
  * A runtime error's witness through a livelock of the main program is
  * known only once the main program is explored to its end, so a search for
- * error witnesses goes to the end when the reduced run met one. The search
- * obeys the check's limits (what the check left of its memory budget, the
- * same state and step bounds; not the timeout, which witnesses come after)
- * and a budget of states of its own. When it
- * meets one, or the check was incomplete, or a witness does not replay to
- * its end in the steps the search counted, the report keeps the reduced
- * run's own witness and says so in its notes.
+ * error witnesses goes to the end when the reduced run met one (recovery's
+ * livelocks likewise lift the recoveries' bounds). The search obeys the
+ * check's limits (what the check left of its memory budget, the same state
+ * and step bounds; not the timeout, which witnesses come after) and a
+ * budget of states of its own. When it meets one, or the check was
+ * incomplete, or a witness does not replay to its end in the steps the
+ * search counted, the report keeps the reduced run's own witness and says
+ * so in its notes (an incomplete check's witnesses, silently).
  */
 #include <string.h>
 
