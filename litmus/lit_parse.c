@@ -468,8 +468,9 @@ static void st_decl(LitParser *P, int space)
     LitPos at = P->tok.pos;
     const char *name = decl_name(P, "a location name");
     int dup = name_taken(P, name, at);
-    LitLocX tmp = {{name, (uint8_t)space, 0, (uint8_t)elem, 1, NULL, 0, 0,
-                    -1, 0, at}, 0, {0, 0}};
+    LitLocX tmp = {{.name = name, .space = (uint8_t)space,
+                    .elem = (uint8_t)elem, .size = 1, .pin = -1, .pos = at},
+                   0, {0, 0}};
     /* A duplicate is parsed for its errors into a record nobody sees. */
     LitLocX *x = dup ? &tmp : LIT_PUSH(P, P->locs, P->nlocs, P->caplocs);
     *x = tmp;

@@ -253,7 +253,6 @@ static int32_t variable(LitParser *P, PtxModule *mod, int32_t i)
         v->name = dup_tok(P, name);
         v->align = align ? align : bytes;
         v->bytes = bytes * count;
-        v->loc = -1;
     }
     return i + 1;
 }

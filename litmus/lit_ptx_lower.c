@@ -59,8 +59,10 @@ typedef struct {
     int32_t sink;                       /* red's discarded result, or -1 */
     struct Pend {                       /* fixups of this body, by index */
         int32_t instr, loc;
-        uint8_t field, window;
+        uint8_t field, window, ptx;
     } *pend;
+    int32_t *shared_loc;                /* per module shared variable: its
+                                           LitParser.ptxlocs index, or -1 */
     int32_t npend, cappend;
     /* the statement being lowered */
     const PtxTok *optok;
@@ -259,37 +261,42 @@ static int param_of(Low *L, const PtxTok *t)
     return -1;
 }
 
-/* The location of module shared variable t, declared on first use;
-   -1 when t is not one. */
+/* The pending location (LitParser.ptxlocs) of module shared variable t,
+   made on its first use in this entry; -1 when t is not one. */
 static int32_t shared_of(Low *L, const PtxTok *t)
 {
     LitParser *P = L->P;
     for (int32_t k = 0; k < L->mod->nshared; k++) {
-        PtxShared *v = &L->mod->shared[k];
+        const PtxShared *v = &L->mod->shared[k];
         if (!is(t, v->name))
             continue;
-        if (v->loc >= 0)
-            return v->loc;
+        if (!L->shared_loc) {
+            L->shared_loc = lit_parse_alloc(P, (size_t)L->mod->nshared *
+                                                   sizeof *L->shared_loc);
+            for (int32_t j = 0; j < L->mod->nshared; j++)
+                L->shared_loc[j] = -1;
+        }
+        if (L->shared_loc[k] >= 0)
+            return L->shared_loc[k];
         int elem = v->align >= 8 ? 8 : v->align >= 4 ? 4 : v->align >= 2 ? 2
                                                                         : 1;
-        if (lit_parse_find_loc(P, v->name, strlen(v->name)) >= 0) {
-            fail(L, "shared variable '%s' has the name of a location",
-                 v->name);
-            return -1;
-        }
-        LitLocX *x = LIT_PUSH(P, P->locs, P->nlocs, P->caplocs);
+        LitPtxLoc *x = LIT_PUSH(P, P->ptxlocs, P->nptxlocs, P->capptxlocs);
         memset(x, 0, sizeof *x);
-        x->l.name = v->name;
-        x->l.space = LIT_SHARED;
-        x->l.is_array = 1;
-        x->l.elem = (uint8_t)elem;
-        x->l.size = v->bytes / elem > 0 ? v->bytes / elem : 1;
-        x->l.init = lit_parse_alloc(P, (size_t)x->l.size * sizeof(int64_t));
-        x->l.pin = -1;
-        x->l.pos = L->kx->k.pos;
-        lit_parse_name(P, &P->loc_names, v->name, P->nlocs - 1);
-        v->loc = P->nlocs - 1;
-        return v->loc;
+        x->x.l.name = v->name;
+        x->x.l.space = LIT_SHARED;
+        x->x.l.is_array = 1;
+        x->x.l.elem = (uint8_t)elem;
+        x->x.l.ptx = 1;
+        x->x.l.size = v->bytes / elem > 0 ? v->bytes / elem : 1;
+        x->x.l.init = lit_parse_alloc(P, (size_t)x->x.l.size *
+                                             sizeof(int64_t));
+        x->x.l.pin = -1;
+        x->x.l.pos = L->kx->k.pos;
+        x->recovery = L->kx->k.recovery;
+        x->kernel = L->kx->k.recovery ? P->nrk - 1 : P->nmk - 1;
+        x->loc = -1;
+        L->shared_loc[k] = P->nptxlocs - 1;
+        return L->shared_loc[k];
     }
     return -1;
 }
@@ -300,13 +307,14 @@ enum { F_A_IMM, F_M_OFF };
    address in a field: its generic address (window 1) or its shared-window
    offset (0). The body's code array still moves, so the field is named by
    index and made a pointer at the end (lit_ptx_lower). */
-static void fixup(Low *L, int field, int32_t loc, int window)
+static void fixup(Low *L, int field, int32_t loc, int window, int ptx)
 {
     struct Pend *f = LIT_PUSH(L->P, L->pend, L->npend, L->cappend);
     f->instr = L->ninstr;
     f->loc = loc;
     f->field = (uint8_t)field;
     f->window = (uint8_t)window;
+    f->ptx = (uint8_t)ptx;
 }
 
 /* ---- opcodes ---------------------------------------------------------------- */
@@ -428,7 +436,7 @@ static int mem(Low *L, const Opnd *o, int shared, LitInstr *in)
             return -1;
         }
         in->m.aspace = LIT_AS_SHARED;
-        fixup(L, F_M_OFF, loc, 0);
+        fixup(L, F_M_OFF, loc, 0, 1);
     }
     return 0;
 }
@@ -456,7 +464,7 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
         in->a.kind = LIT_OPD_IMM;
         in->a.imm = L->args[k].value;
         if (L->args[k].loc >= 0)
-            fixup(L, F_A_IMM, L->args[k].loc, 1);
+            fixup(L, F_A_IMM, L->args[k].loc, 1, 0);
         return 0;
     }
     if (has(L, "local") || has(L, "const") || has(L, "tex")) {
@@ -597,7 +605,7 @@ static int op_mov(Low *L, Opnd *o, int n, LitInstr *in)
         in->a.kind = LIT_OPD_IMM;
         in->a.imm = 0;
         /* cvta.shared of a symbol is its generic address */
-        fixup(L, F_A_IMM, loc, cvta && has(L, "shared") && !has(L, "to"));
+        fixup(L, F_A_IMM, loc, cvta && has(L, "shared") && !has(L, "to"), 1);
         return 0;
     }
     if (src(L, &o[1], &in->a))
@@ -971,6 +979,7 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
         f->slot = L.pend[k].field == F_A_IMM ? &in->a.imm : &in->m.off;
         f->loc = L.pend[k].loc;
         f->window = L.pend[k].window;
+        f->ptx = L.pend[k].ptx;
     }
     LitKernel *k = &kx->k;
     k->spmd = 1;

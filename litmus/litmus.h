@@ -94,6 +94,10 @@ typedef struct {
     uint8_t is_array;
     uint8_t elem;                       /* bytes per element: 1, 2, 4, 8
                                            (u8 … u64; default u64) */
+    uint8_t ptx;                        /* a __shared__ variable of a PTX
+                                           kernel: its `from` clause
+                                           declares it, the printer leaves
+                                           it out */
     int32_t size;                       /* elements; 1 for a scalar */
     int64_t *init;                      /* size initial values, each
                                            already of the element's type */
