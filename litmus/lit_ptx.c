@@ -241,7 +241,12 @@ static int32_t variable(LitParser *P, PtxModule *mod, int32_t i)
             name = t;
         } else if (is(t, "[") && i + 1 < mod->ntok &&
                    mod->tok[i + 1].kind == PT_NUM) {
-            count *= (int32_t)num_of(&mod->tok[++i]);
+            int64_t n = num_of(&mod->tok[++i]);
+            count = n > 0 && n <= (1 << 28) / (count > 0 ? count : 1)
+                        ? count * (int32_t)n : -1;
+        } else if (is(t, "[")) {
+            count = -1;                 /* extern __shared__ x[]: sized by
+                                           the launch */
         } else if (is(t, "=")) {
             while (i + 1 < mod->ntok && !is(&mod->tok[i + 1], ";") &&
                    mod->tok[i + 1].kind != PT_EOF)
@@ -252,7 +257,7 @@ static int32_t variable(LitParser *P, PtxModule *mod, int32_t i)
         PtxShared *v = LIT_PUSH(P, mod->shared, mod->nshared, mod->capshared);
         v->name = dup_tok(P, name);
         v->align = align ? align : bytes;
-        v->bytes = bytes * count;
+        v->bytes = count > 0 && bytes > 0 ? bytes * count : -1;
     }
     return i + 1;
 }
@@ -308,6 +313,11 @@ static void read_module(LitParser *P, PtxModule *mod)
                 e.first = i + 1;
                 i = skip_braces(mod, i);
                 e.end = i - 1;
+                /* a function's __shared__ variables (clang declares them
+                   in its body) are static: the module's */
+                for (int32_t j = e.first; j < e.end; j++)
+                    if (is(&mod->tok[j], ".shared"))
+                        j = variable(P, mod, j) - 1;
                 if (entry)
                     *LIT_PUSH(P, mod->entries, mod->nentries,
                               mod->capentries) = e;

@@ -262,7 +262,8 @@ static int param_of(Low *L, const PtxTok *t)
 }
 
 /* The pending location (LitParser.ptxlocs) of module shared variable t,
-   made on its first use in this entry; -1 when t is not one. */
+   made on its first use in this entry; -1 when t is not one, -2 after
+   reporting that it cannot be one. */
 static int32_t shared_of(Low *L, const PtxTok *t)
 {
     LitParser *P = L->P;
@@ -278,6 +279,11 @@ static int32_t shared_of(Low *L, const PtxTok *t)
         }
         if (L->shared_loc[k] >= 0)
             return L->shared_loc[k];
+        if (v->bytes <= 0) {
+            fail(L, "__shared__ '%s' has no size (dynamic shared memory is "
+                 "not modelled: give the array a size)", v->name);
+            return -2;
+        }
         int elem = v->align >= 8 ? 8 : v->align >= 4 ? 4 : v->align >= 2 ? 2
                                                                         : 1;
         LitPtxLoc *x = LIT_PUSH(P, P->ptxlocs, P->nptxlocs, P->capptxlocs);
@@ -427,6 +433,8 @@ static int mem(Low *L, const Opnd *o, int shared, LitInstr *in)
     in->m.off = o->off;
     if (o->sym) {
         int32_t loc = shared_of(L, o->sym);
+        if (loc == -2)
+            return -1;
         if (loc < 0) {
             fail(L, param_of(L, o->sym) >= 0
                         ? "a parameter's address is not modelled"
@@ -597,6 +605,8 @@ static int op_mov(Low *L, Opnd *o, int n, LitInstr *in)
     in->sty = (uint8_t)(base == 2 ? ty[1] : ty[0]);
     if (o[1].kind == O_SYM) {
         int32_t loc = shared_of(L, o[1].sym);
+        if (loc == -2)
+            return -1;
         if (loc < 0) {
             fail(L, "'%.*s' is not a location gpmc knows", o[1].sym->len,
                  o[1].sym->text);
@@ -918,8 +928,10 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             i = loc(&L, i);
         } else if (is(&t[i], ".reg") || is(&t[i], ".pragma")) {
             i = past_semi(&L, i);
-        } else if (is(&t[i], ".local") || is(&t[i], ".shared") ||
-                   is(&t[i], ".const") || is(&t[i], ".global")) {
+        } else if (is(&t[i], ".shared")) {
+            i = past_semi(&L, i);       /* the module's (lit_ptx.c) */
+        } else if (is(&t[i], ".local") || is(&t[i], ".const") ||
+                   is(&t[i], ".global")) {
             L.ptx_line = t[i].line;
             L.optok = &t[i];
             fail(&L, "'%.*s' variables inside a function (stack arrays, "

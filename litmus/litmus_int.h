@@ -172,7 +172,8 @@ typedef struct {
 
 typedef struct {                        /* a module-level .shared variable */
     const char *name;
-    int32_t align, bytes;
+    int32_t align, bytes;               /* bytes -1: no size gpmc can
+                                           use (dynamic shared memory) */
 } PtxShared;
 
 typedef struct {
