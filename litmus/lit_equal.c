@@ -19,6 +19,7 @@ static int instr_eq(const LitInstr *a, const LitInstr *b)
     return a->op == b->op && a->cmp == b->cmp && a->rd == b->rd &&
            a->ty == b->ty && a->sty == b->sty && a->guard == b->guard &&
            a->gneg == b->gneg && operand_eq(&a->c, &b->c) &&
+           a->vec == b->vec && !memcmp(a->vreg, b->vreg, sizeof a->vreg) &&
            a->m.aspace == b->m.aspace &&
            operand_eq(&a->a, &b->a) && operand_eq(&a->b, &b->b) &&
            a->m.loc == b->m.loc && operand_eq(&a->m.base, &b->m.base) &&
@@ -53,8 +54,11 @@ static int kernel_eq(const LitKernel *a, const LitKernel *b)
         a->nregs != b->nregs ||
         memcmp(a->reg_used, b->reg_used, (size_t)a->nregs) ||
         !str_eq(a->from, b->from) || !str_eq(a->entry, b->entry) ||
-        a->nargs != b->nargs)
+        a->nargs != b->nargs || !a->reg_names != !b->reg_names)
         return 0;
+    for (int32_t r = 0; a->reg_names && r < a->nregs; r++)
+        if (!str_eq(a->reg_names[r], b->reg_names[r]))
+            return 0;
     for (int32_t i = 0; i < a->nargs; i++)
         if (a->args[i].loc != b->args[i].loc ||
             a->args[i].value != b->args[i].value)

@@ -144,6 +144,14 @@ static void instr(BaseStr *s, const LitProgram *p, const LitBody *b,
     }
 }
 
+const char *lit_reg_name(const LitKernel *k, int r, char *buf, size_t len)
+{
+    if (k->reg_names && r >= 0 && r < k->nregs && k->reg_names[r])
+        return k->reg_names[r];
+    snprintf(buf, len, "r%d", r);
+    return buf;
+}
+
 void lit_format_instr(const LitProgram *p, const LitBody *b,
                       const LitInstr *in, char *buf, size_t len)
 {

@@ -35,6 +35,8 @@ typedef struct {
     LitOperand o;                       /* REG, SREG, IMM; MEM: its base */
     int64_t off;                        /* MEM: the constant offset */
     const PtxTok *sym;                  /* SYM; MEM: a symbol base */
+    int nvec;                           /* VEC: its registers */
+    uint16_t vregs[LIT_MAX_VEC];
 } Opnd;
 
 typedef struct {
@@ -45,7 +47,8 @@ typedef struct {
     LitKernelX *kx;
     LitNames regs;                      /* register name -> number */
     uint8_t *used;
-    int32_t nregs, capused;
+    const char **names;                 /* register number -> PTX name */
+    int32_t nregs, capused, capnames;
     LitInstr *code;
     const char **text;
     int32_t ninstr, capcode, captext;
@@ -94,10 +97,11 @@ static void fail(Low *L, const char *fmt, ...)
 
 /* ---- registers ------------------------------------------------------------ */
 
-/* A fresh register number, marked used. */
-static int32_t new_reg(Low *L)
+/* A fresh register number named name, marked used. */
+static int32_t new_reg(Low *L, const char *name)
 {
-    int32_t r = L->nregs;
+    int32_t r = L->nregs, n = r;
+    *LIT_PUSH(L->P, L->names, n, L->capnames) = name;
     *LIT_PUSH(L->P, L->used, L->nregs, L->capused) = 1;
     return r;
 }
@@ -111,9 +115,9 @@ static int32_t reg_of(Low *L, const PtxTok *t)
         fail(L, "more than %d registers", UINT16_MAX - 1);
         return 0;
     }
-    r = new_reg(L);
-    lit_parse_name(L->P, &L->regs, lit_parse_strndup(L->P, t->text,
-                                                     (size_t)t->len), r);
+    const char *name = lit_parse_strndup(L->P, t->text, (size_t)t->len);
+    r = new_reg(L, name);
+    lit_parse_name(L->P, &L->regs, name, r);
     return r;
 }
 
@@ -201,12 +205,28 @@ static int operand(Low *L, int32_t *i, Opnd *out)
         ++*i;
         return 0;
     }
-    if (is(t, "{")) {
-        while (!is(&L->mod->tok[*i], "}") && !is(&L->mod->tok[*i], ";") &&
-               *i < L->e->end)
-            ++*i;
-        ++*i;
+    if (is(t, "{")) {                   /* {%r1, %r2}: a vector */
         out->kind = O_VEC;
+        for (;;) {
+            t = &L->mod->tok[++*i];
+            if (t->kind != PT_ID || t->text[0] != '%' ||
+                out->nvec == LIT_MAX_VEC) {
+                fail(L, out->nvec == LIT_MAX_VEC
+                            ? "a vector of more than %d elements"
+                            : "a vector element must be a register",
+                     LIT_MAX_VEC);
+                return -1;
+            }
+            out->vregs[out->nvec++] = (uint16_t)reg_of(L, t);
+            t = &L->mod->tok[++*i];
+            if (is(t, "}"))
+                break;
+            if (!is(t, ",")) {
+                fail(L, "expected ',' or '}' in a vector");
+                return -1;
+            }
+        }
+        ++*i;
         return 0;
     }
     if (is(t, "-") && L->mod->tok[*i + 1].kind == PT_NUM) {
@@ -399,8 +419,32 @@ static int is_reg(Low *L, const Opnd *o)
 {
     if (o->kind == O_REG)
         return 1;
-    fail(L, o->kind == O_VEC ? "vector operands (.v2/.v4) are not modelled "
-                               "yet" : "expected a register");
+    fail(L, o->kind == O_VEC ? "a vector operand needs .v2 or .v4"
+                             : "expected a register");
+    return 0;
+}
+
+/* The elements of a .v2/.v4 access (0: not one). */
+static int vec_of(const Low *L)
+{
+    return has(L, "v4") ? 4 : has(L, "v2") ? 2 : 0;
+}
+
+/* Vector operand o of an access of n elements into in: element 0 is
+   *first (rd or a), the others in->vreg. 0 ok. */
+static int vec_regs(Low *L, const Opnd *o, int n, LitInstr *in,
+                    LitOperand *first)
+{
+    if (o->kind != O_VEC || o->nvec != n) {
+        fail(L, "'%.*s' needs a vector of %d registers {%%a, …}",
+             L->optok->len, L->optok->text, n);
+        return -1;
+    }
+    in->vec = (uint8_t)n;
+    first->kind = LIT_OPD_REG;
+    first->reg = o->vregs[0];
+    for (int k = 1; k < n; k++)
+        in->vreg[k - 1] = o->vregs[k];
     return 0;
 }
 
@@ -412,7 +456,7 @@ static int src(Low *L, const Opnd *o, LitOperand *out)
         return 0;
     }
     if (o->kind == O_VEC) {
-        fail(L, "vector operands (.v2/.v4) are not modelled yet");
+        fail(L, "a vector operand needs .v2 or .v4");
         return -1;
     }
     fail(L, "'%.*s' cannot be a value here", o->sym->len, o->sym->text);
@@ -480,17 +524,22 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
              "modelled", L->optok->len, L->optok->text);
         return -1;
     }
-    if (has(L, "v2") || has(L, "v4")) {
-        fail(L, "vector accesses (.v2/.v4) are not modelled yet");
-        return -1;
-    }
     if (mods_ok(L, "global shared weak relaxed acquire volatile ca cg cs lu "
-                "cv nc cta gpu sys", ty, 1) ||
-        need(L, n, 2) || !is_reg(L, &o[0]))
+                "cv nc cta gpu sys v2 v4", ty, 1) ||
+        need(L, n, 2))
         return -1;
+    if (vec_of(L)) {
+        LitOperand r;
+        if (vec_regs(L, &o[0], vec_of(L), in, &r))
+            return -1;
+        in->rd = r.reg;
+    } else if (!is_reg(L, &o[0])) {
+        return -1;
+    } else {
+        in->rd = o[0].o.reg;
+    }
     in->op = LIT_LD;
     in->ty = in->sty = (uint8_t)ty[0];
-    in->rd = o[0].o.reg;
     return mem(L, &o[1], space_shared(L), in);
 }
 
@@ -502,13 +551,11 @@ static int op_st(Low *L, Opnd *o, int n, LitInstr *in)
              "modelled", L->optok->len, L->optok->text);
         return -1;
     }
-    if (has(L, "v2") || has(L, "v4")) {
-        fail(L, "vector accesses (.v2/.v4) are not modelled yet");
-        return -1;
-    }
     if (mods_ok(L, "global shared weak relaxed release volatile wb wt cg cs "
-                "cta gpu sys", ty, 1) ||
-        need(L, n, 2) || src(L, &o[1], &in->a))
+                "cta gpu sys v2 v4", ty, 1) ||
+        need(L, n, 2) ||
+        (vec_of(L) ? vec_regs(L, &o[1], vec_of(L), in, &in->a)
+                   : src(L, &o[1], &in->a)))
         return -1;
     in->op = has(L, "wt") ? LIT_ST_WT : LIT_ST;
     in->ty = in->sty = (uint8_t)ty[0];
@@ -537,7 +584,7 @@ static int op_atom(Low *L, Opnd *o, int n, LitInstr *in, int red)
         return -1;
     if (red) {
         if (L->sink < 0)
-            L->sink = new_reg(L);
+            L->sink = new_reg(L, "_");
         in->rd = (uint16_t)L->sink;
     } else {
         if (n < 1 || !is_reg(L, &o[0]))
@@ -1007,4 +1054,5 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
     k->bodies->text = L.text;
     k->nregs = L.nregs;
     k->reg_used = L.used ? L.used : lit_parse_alloc(P, 1);
+    k->reg_names = L.names ? L.names : lit_parse_alloc(P, sizeof *L.names);
 }

@@ -434,6 +434,14 @@ static void set_reg(Exec *x, int r, int64_t v)
                   (uint32_t)x->L->regslot[r], (uint64_t)v);
 }
 
+/* Register r as the program names it, for a step described (info). */
+static const char *reg_name(const Exec *x, int r, char *buf, size_t len)
+{
+    if (!x->info)
+        return "";
+    return lit_reg_name(&x->m->p->kernels[x->L->kernel], r, buf, len);
+}
+
 static int fail(Exec *x, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -471,29 +479,57 @@ static int resolve(Exec *x)
                 (long long)x->d->index, l->name);
 }
 
-static uint32_t mem_index(const Exec *x)
+static uint32_t mem_index(const Exec *x, int32_t word)
 {
     if (x->d->space == LIT_DRAM)
-        return x->L->dram_off + (uint32_t)x->d->word;
+        return x->L->dram_off + (uint32_t)word;
     return x->L->shared_off +
            (uint32_t)x->L->cta[x->slot] * (uint32_t)x->m->p->shared_words +
-           (uint32_t)x->d->word;
+           (uint32_t)word;
 }
 
-static int64_t mem_read(Exec *x)
+static int64_t mem_read(Exec *x, int32_t word)
 {
     if (x->d->space == LIT_PM)
-        return x->m->ops->load(x->m, x->s, x->L, x->slot, x->d->word,
-                               x->info);
-    return (int64_t)x->s->w[mem_index(x)];
+        return x->m->ops->load(x->m, x->s, x->L, x->slot, word, x->info);
+    return (int64_t)x->s->w[mem_index(x, word)];
 }
 
-static int mem_write(Exec *x, int64_t v)
+static int mem_write(Exec *x, int32_t word, int64_t v)
 {
     if (x->d->space == LIT_PM)
-        return x->m->ops->store(x->m, x->s, x->L, x->slot, x->d->word, v,
+        return x->m->ops->store(x->m, x->s, x->L, x->slot, word, v,
                                 x->d->op, x->info, x->e);
-    mdl_set(x->s, mem_index(x), (uint64_t)v);
+    mdl_set(x->s, mem_index(x, word), (uint64_t)v);
+    return MDL_OK;
+}
+
+/* A vector access (ld/st .v2 .v4, DESIGN section 7): its elements in
+   order, each one element access, all in this one step. */
+static int exec_vec(Exec *x)
+{
+    const MdlInstr *d = x->d;
+    const LitInstr *in = d->in;
+    int load = (lit_opflags(d->op) & LIT_OPF_READ) != 0;
+    for (int k = 0; k < d->nelem; k++) {
+        char nm[64], rn[16];
+        int64_t v;
+        if (x->info)
+            mdl_word_name(x->m, d->space, d->words[k], nm, sizeof nm);
+        if (load) {
+            int reg = k ? in->vreg[k - 1] : in->rd;
+            v = lit_type_value(in->ty, mem_read(x, d->words[k]));
+            set_reg(x, reg, v);
+            mdl_info_effect(x->info, "%s = %lld (%s)",
+                            reg_name(x, reg, rn, sizeof rn), (long long)v, nm);
+            continue;
+        }
+        v = mdl_store_value(x->m, d, d->va[k]);
+        mdl_info_effect(x->info, "%s = %lld", nm, (long long)v);
+        int r = mem_write(x, d->words[k], v);
+        if (r)
+            return r;
+    }
     return MDL_OK;
 }
 
@@ -504,34 +540,39 @@ static int exec_mem(Exec *x)
     const MdlInstr *d = x->d;
     const LitInstr *in = d->in;
     unsigned f = lit_opflags(d->op);
-    char nm[64];
+    char nm[64], rn[16];
     int64_t v, old, nv;
     int r = resolve(x);
     if (r)
         return r;
+    if (d->nelem > 1)
+        return exec_vec(x);
     if (x->info)
         mdl_word_name(x->m, d->space, d->word, nm, sizeof nm);
     if (!(f & LIT_OPF_READ)) {          /* st, st.wt */
         nv = mdl_store_value(x->m, d, d->a);
         mdl_info_effect(x->info, "%s = %lld", nm, (long long)nv);
-        return mem_write(x, nv);
+        return mem_write(x, d->word, nv);
     }
-    old = mem_read(x);
+    old = mem_read(x, d->word);
     v = lit_type_value(in->ty, old);
     set_reg(x, in->rd, v);
     if (!(f & LIT_OPF_WRITE)) {         /* ld */
-        mdl_info_effect(x->info, "r%d = %lld (%s)", in->rd, (long long)v, nm);
+        mdl_info_effect(x->info, "%s = %lld (%s)",
+                        reg_name(x, in->rd, rn, sizeof rn), (long long)v, nm);
         return MDL_OK;
     }
     if (!lit_atomic(in, old, d->a, d->b, &nv)) {
-        mdl_info_effect(x->info, "r%d = %lld (%s); compare fails", in->rd,
+        mdl_info_effect(x->info, "%s = %lld (%s); compare fails",
+                        reg_name(x, in->rd, rn, sizeof rn),
                         (long long)v, nm);
         return MDL_OK;
     }
     nv = mdl_store_value(x->m, d, nv);
-    mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd, (long long)v,
+    mdl_info_effect(x->info, "%s = %lld; %s = %lld",
+                    reg_name(x, in->rd, rn, sizeof rn), (long long)v,
                     nm, (long long)nv);
-    return mem_write(x, nv);
+    return mem_write(x, d->word, nv);
 }
 
 static int wait_kind(int op)
@@ -587,7 +628,10 @@ static int thread_step(Exec *x)
                      (long long)d.b);
         } else {
             set_reg(x, d.in->rd, v);
-            mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)v);
+            char rn[16];
+            mdl_info_effect(x->info, "%s = %lld",
+                            reg_name(x, d.in->rd, rn, sizeof rn),
+                            (long long)v);
         }
     } else if (f & LIT_OPF_COND) {
         int cmp = lit_opinfo[d.op].cmp;
@@ -940,7 +984,6 @@ int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
     memset(info, 0, sizeof *info);
     info->gtid = -1;
     info->kernel = -1;
-    info->created = -1;
     if (step == MDL_STEP_NONE) {
         stuck(m, s, L, e);
         return 1;

@@ -75,8 +75,8 @@ int abs_rules_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         deps |= s->w[abs_tword(L, slot, a->f)];
     pos = abs_pending_insert(m, s, L, slot, word, v, deps);
     m->fx |= MDL_FX_GROW;
-    if (info)
-        info->created = pos;
+    if (info && info->ncreated < LIT_MAX_VEC)
+        info->created[info->ncreated++] = pos;
     return MDL_OK;
 }
 
