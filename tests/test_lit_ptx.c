@@ -1,0 +1,612 @@
+/* Tests of the PTX front end (DESIGN section 7, specs/ptx.md): every row
+   of the mapping table lowers to the LitInstr it should, every error of
+   the reader, the lowering and the from clause names its file and line,
+   a PTX kernel prints as its from clause and reads back equal, and the
+   semantics of lowered kernels through the checker (types, atomics,
+   runtime address errors, __shared__ memory, guards, clang's loops,
+   vector accesses). The PTX modules are written to a temporary
+   directory; the .cu fixtures of tests/data/ptx are compiled by clang
+   into a temporary cache. */
+#define _XOPEN_SOURCE 700        /* nftw */
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "litmus/litmus_int.h"
+#include "tests/check_util.h"
+#include "tests/test_lit_common.h"
+
+static char dir[64];                    /* the temporary directory */
+
+static void put_file(const char *name, const char *text, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void put_text(const char *name, const char *text)
+{
+    put_file(name, text, strlen(text));
+}
+
+/* "…/m.ptx" in messages as "$D/m.ptx". */
+static char *undir(const char *text)
+{
+    BaseStr s = {0};
+    size_t n = strlen(dir);
+    for (const char *p = text; *p;) {
+        if (!strncmp(p, dir, n)) {
+            base_str_printf(&s, "$D");
+            p += n;
+        } else {
+            base_str_putn(&s, p++, 1);
+        }
+    }
+    char *r = strdup(s.s ? s.s : "");
+    base_str_free(&s);
+    return r;
+}
+
+/* Parses the test text as $D/t.litmus: 0 and *out, or the diagnostics
+   (with $D for the directory) in *msg, which the caller frees. */
+static int parse_in_dir(const char *text, LitProgram **out, char **msg)
+{
+    char path[256];
+    BaseDiag d;
+    snprintf(path, sizeof path, "%s/t.litmus", dir);
+    base_diag_init(&d);
+    *out = NULL;
+    int rc = lit_parse_string(path, text, NULL, out, &d);
+    *msg = undir(d.text ? d.text : "");
+    base_diag_free(&d);
+    return rc;
+}
+
+static LitProgram *ok_in_dir(const char *text)
+{
+    LitProgram *p;
+    char *msg;
+    if (parse_in_dir(text, &p, &msg))
+        fail_msg("unexpected errors:\n%s", msg);
+    free(msg);
+    return p;
+}
+
+/* The diagnostics of a test that must fail (caller frees). */
+static __attribute__((unused)) char *fail_in_dir(const char *text)
+{
+    LitProgram *p;
+    char *msg;
+    assert_int_not_equal(parse_in_dir(text, &p, &msg), 0);
+    assert_null(p);
+    return msg;
+}
+
+#define assert_fails(text, want) do { \
+        char *m_ = fail_in_dir(text); \
+        assert_string_equal(m_, want); \
+        free(m_); \
+    } while (0)
+
+/* A module with one entry k(.u64 k_a, .u32 k_n) whose body's first line
+   is line 10 of m.ptx. */
+static void put_module(const char *body)
+{
+    char text[8192];
+    snprintf(text, sizeof text,
+             ".version 7.0\n"
+             ".target sm_70\n"
+             ".address_size 64\n"
+             "\n"
+             ".visible .entry k(\n"
+             "\t.param .u64 k_a,\n"
+             "\t.param .u32 k_n\n"
+             ")\n"
+             "{\n"
+             "%s\n"
+             "}\n", body);
+    put_text("m.ptx", text);
+}
+
+/* The test that launches k(a, 7) of m.ptx on one thread. */
+static const char k_test[] =
+    "test P\n"
+    "pm u32 a[4] = 0\n"
+    "kernel k grid 1 block 1 from \"m.ptx\" k(a, 7)\n";
+
+/* ---- the mapping table ---------------------------------------------------- */
+
+static const char *const type_names[LIT_NTYPES] = {
+    "s64", "s32", "s16", "s8", "u64", "u32", "u16", "u8", "pred"
+};
+
+static void operand_text(BaseStr *s, const char *name, const LitOperand *o)
+{
+    switch (o->kind) {
+    case LIT_OPD_REG:
+        base_str_printf(s, " %s=r%d", name, o->reg);
+        break;
+    case LIT_OPD_SREG:
+        base_str_printf(s, " %s=%s", name, lit_sreg_names[o->reg]);
+        break;
+    case LIT_OPD_IMM:
+        base_str_printf(s, " %s=%lld", name, (long long)o->imm);
+        break;
+    default:
+        break;
+    }
+}
+
+/* An instruction as "op ty/sty d=rD a=… b=… c=… [g|s BASE+OFF] v…
+   @guard cmp=… ->target", only the fields its opcode uses. */
+static char *instr_text(const LitInstr *in)
+{
+    BaseStr s = {0};
+    unsigned f = lit_opflags(in->op);
+    base_str_printf(&s, "%s %s/%s", lit_opinfo[in->op].name,
+                    type_names[in->ty], type_names[in->sty]);
+    if (f & LIT_OPF_SETS_RD)
+        base_str_printf(&s, " d=r%d", in->rd);
+    operand_text(&s, "a", &in->a);
+    operand_text(&s, "b", &in->b);
+    operand_text(&s, "c", &in->c);
+    if (f & LIT_OPF_MEM) {
+        assert_int_equal(in->m.loc, LIT_MEM_ADDR);
+        base_str_printf(&s, " [%s", in->m.aspace == LIT_AS_SHARED ? "s" : "g");
+        operand_text(&s, "", &in->m.base);
+        base_str_printf(&s, "+%lld]", (long long)in->m.off);
+    }
+    for (int k = 1; k < lit_instr_elems(in); k++)
+        base_str_printf(&s, "%sr%d", k == 1 ? " v=" : ",", in->vreg[k - 1]);
+    if (in->guard)
+        base_str_printf(&s, " @%sr%d", in->gneg ? "!" : "", in->guard - 1);
+    if (in->op == LIT_SET)
+        base_str_printf(&s, " cmp=%s", lit_cmp_names[in->cmp]);
+    if (f & LIT_OPF_BRANCH)
+        base_str_printf(&s, " ->%d", in->target);
+    char *r = strdup(s.s);
+    base_str_free(&s);
+    return r;
+}
+
+/* The body of k after lowering `body`, one instruction per line. */
+static char *lowered(const char *body)
+{
+    put_module(body);
+    LitProgram *p = ok_in_dir(k_test);
+    const LitBody *b = &p->kernels[0].bodies[0];
+    BaseStr s = {0};
+    for (int32_t i = 0; i < b->ninstr; i++) {
+        char *t = instr_text(&b->code[i]);
+        base_str_printf(&s, "%s%s", i ? "\n" : "", t);
+        free(t);
+    }
+    char *r = strdup(s.s ? s.s : "");
+    base_str_free(&s);
+    lit_program_free(p);
+    return r;
+}
+
+#define assert_lowers(body, want) do { \
+        char *t_ = lowered(body); \
+        assert_string_equal(t_, want); \
+        free(t_); \
+    } while (0)
+
+/* a's generic address: the PM window's base (it is the first PM
+   location, at byte 0). */
+#define A_ADDR "17592186044416"
+
+static const struct {
+    const char *ptx, *want;
+} rows[] = {
+    /* ld, st to global/generic memory or .shared, any qualifier */
+    {"ld.global.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.u64 %rd2, [%rd1+8];", "ld u64/u64 d=r0 [g =r1+8]"},
+    {"ld.shared.u16 %rs1, [%r2+-2];", "ld u16/u16 d=r0 [s =r1+-2]"},
+    {"ld.global.s8 %rs1, [%rd1];", "ld s8/s8 d=r0 [g =r1+0]"},
+    {"ld.global.s32 %rd2, [%rd1];", "ld s32/s32 d=r0 [g =r1+0]"},
+    {"ld.weak.global.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.relaxed.gpu.global.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.acquire.sys.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.volatile.global.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.global.ca.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.global.cg.b32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.global.cs.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"ld.global.nc.u32 %r1, [%rd1];", "ld u32/u32 d=r0 [g =r1+0]"},
+    {"st.global.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    {"st.u8 [%rd1+3], 255;", "st u8/u8 a=255 [g =r0+3]"},
+    {"st.shared.b64 [%r1], %rd2;", "st u64/u64 a=r1 [s =r0+0]"},
+    {"st.global.wb.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    {"st.release.gpu.global.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    {"st.relaxed.sys.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    {"st.volatile.global.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    {"st.global.cg.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    {"st.global.cs.u32 [%rd1], %r2;", "st u32/u32 a=r1 [g =r0+0]"},
+    /* vectors: that many element accesses in one step */
+    {"ld.global.v2.u32 {%r1, %r2}, [%rd1];",
+     "ld u32/u32 d=r0 [g =r2+0] v=r1"},
+    {"ld.global.v4.u16 {%rs1, %rs2, %rs3, %rs4}, [%rd1+8];",
+     "ld u16/u16 d=r0 [g =r4+8] v=r1,r2,r3"},
+    {"st.global.v2.u64 [%rd1], {%rd2, %rd3};",
+     "st u64/u64 a=r1 [g =r0+0] v=r2"},
+    {"st.shared.v4.u32 [%r1+16], {%r2, %r3, %r4, %r5};",
+     "st u32/u32 a=r1 [s =r0+16] v=r2,r3,r4"},
+    /* __stwt */
+    {"st.global.wt.u32 [%rd1], %r2;", "st.wt u32/u32 a=r1 [g =r0+0]"},
+    {"st.global.wt.s64 [%rd1], %rd2;", "st.wt s64/s64 a=r1 [g =r0+0]"},
+    /* atomics; red discards the result */
+    {"atom.global.add.u32 %r1, [%rd1], 1;",
+     "atom.add u32/u32 d=r0 a=1 [g =r1+0]"},
+    {"atom.add.u64 %rd2, [%rd1], %rd3;",
+     "atom.add u64/u64 d=r0 a=r2 [g =r1+0]"},
+    {"atom.shared.exch.b32 %r1, [%r2], %r3;",
+     "atom.exch u32/u32 d=r0 a=r2 [s =r1+0]"},
+    {"atom.global.cas.b32 %r1, [%rd1], %r2, %r3;",
+     "atom.cas u32/u32 d=r0 a=r2 b=r3 [g =r1+0]"},
+    {"atom.global.and.b32 %r1, [%rd1], 6;",
+     "atom.and u32/u32 d=r0 a=6 [g =r1+0]"},
+    {"atom.global.or.b64 %rd1, [%rd2], 6;",
+     "atom.or u64/u64 d=r0 a=6 [g =r1+0]"},
+    {"atom.global.xor.b32 %r1, [%rd1], 6;",
+     "atom.xor u32/u32 d=r0 a=6 [g =r1+0]"},
+    {"atom.global.min.s32 %r1, [%rd1], -1;",
+     "atom.min s32/s32 d=r0 a=-1 [g =r1+0]"},
+    {"atom.global.max.u32 %r1, [%rd1], %r2;",
+     "atom.max u32/u32 d=r0 a=r2 [g =r1+0]"},
+    {"atom.global.inc.u32 %r1, [%rd1], 9;",
+     "atom.inc u32/u32 d=r0 a=9 [g =r1+0]"},
+    {"atom.global.dec.u32 %r1, [%rd1], 9;",
+     "atom.dec u32/u32 d=r0 a=9 [g =r1+0]"},
+    {"atom.relaxed.gpu.global.add.u32 %r1, [%rd1], 1;",
+     "atom.add u32/u32 d=r0 a=1 [g =r1+0]"},
+    {"atom.acq_rel.sys.global.exch.b32 %r1, [%rd1], 1;",
+     "atom.exch u32/u32 d=r0 a=1 [g =r1+0]"},
+    {"red.global.add.u32 [%rd1], 1;", "atom.add u32/u32 d=r1 a=1 [g =r0+0]"},
+    {"red.shared.or.b32 [%r1], %r2;", "atom.or u32/u32 d=r2 a=r1 [s =r0+0]"},
+    /* fences */
+    {"membar.cta;", "membar.cta s64/s64"},
+    {"fence.sc.cta;", "membar.cta s64/s64"},
+    {"fence.acq_rel.cta;", "membar.cta s64/s64"},
+    {"membar.gl;", "sfence s64/s64"},
+    {"fence.sc.gpu;", "sfence s64/s64"},
+    {"fence.acq_rel.gpu;", "sfence s64/s64"},
+    {"membar.sys;", "membar.sys s64/s64"},
+    {"fence.sc.sys;", "membar.sys s64/s64"},
+    {"fence.acq_rel.sys;", "membar.sys s64/s64"},
+    /* __syncthreads */
+    {"bar.sync 0;", "bar.sync s64/s64"},
+    {"barrier.sync 0;", "bar.sync s64/s64"},
+    {"barrier.sync.aligned 0;", "bar.sync s64/s64"},
+    /* gpmc.cuh's inline assembly */
+    {"clwb [%rd1];", "clwb s64/s64 [g =r0+0]"},
+    {"clflush [%rd1+64];", "clflush s64/s64 [g =r0+64]"},
+    {"l2wb;", "l2wb s64/s64"},
+    {"pcommit;", "pcommit s64/s64"},
+    {"sfence;", "sfence s64/s64"},
+    {"pbar;", "pbar s64/s64"},
+    {"pbar.wi;", "pbar s64/s64"},
+    {"pbar.wg;", "pbar.wg s64/s64"},
+    {"pbar.kr;", "pbar.kr s64/s64"},
+    {"psync;", "psync s64/s64"},
+    {"grid.sync;", "grid.sync s64/s64"},
+    /* ret, exit */
+    {"ret;", "exit s64/s64"},
+    {"exit;", "exit s64/s64"},
+    /* integer ALU: register-only steps of their types */
+    {"add.s32 %r1, %r2, 3;", "add s32/s32 d=r0 a=r1 b=3"},
+    {"add.u64 %rd1, %rd2, %rd3;", "add u64/u64 d=r0 a=r1 b=r2"},
+    {"add.s64 %rd1, %rd2, -8;", "add s64/s64 d=r0 a=r1 b=-8"},
+    {"sub.u16 %rs1, %rs2, 1;", "sub u16/u16 d=r0 a=r1 b=1"},
+    {"mul.lo.s32 %r1, %r2, %r3;", "mul s32/s32 d=r0 a=r1 b=r2"},
+    {"mul.wide.s32 %rd1, %r2, 4;", "mul s64/s32 d=r0 a=r1 b=4"},
+    {"mul.wide.u32 %rd1, %r2, 4;", "mul u64/u32 d=r0 a=r1 b=4"},
+    {"mul.wide.u16 %r1, %rs2, 4;", "mul u32/u16 d=r0 a=r1 b=4"},
+    {"mul.hi.u32 %r1, %r2, %r3;", "mul.hi u32/u32 d=r0 a=r1 b=r2"},
+    {"mul.hi.s64 %rd1, %rd2, %rd3;", "mul.hi s64/s64 d=r0 a=r1 b=r2"},
+    {"mad.lo.s32 %r1, %r2, %r3, %r4;", "mad s32/s32 d=r0 a=r1 b=r2 c=r3"},
+    {"mad.wide.u32 %rd1, %r2, 8, %rd3;", "mad u64/u32 d=r0 a=r1 b=8 c=r2"},
+    {"div.s32 %r1, %r2, %r3;", "div s32/s32 d=r0 a=r1 b=r2"},
+    {"div.u64 %rd1, %rd2, 10;", "div u64/u64 d=r0 a=r1 b=10"},
+    {"rem.u32 %r1, %r2, 3;", "rem u32/u32 d=r0 a=r1 b=3"},
+    {"and.b32 %r1, %r2, 255;", "and u32/u32 d=r0 a=r1 b=255"},
+    {"and.pred %p1, %p2, %p3;", "and pred/pred d=r0 a=r1 b=r2"},
+    {"or.b64 %rd1, %rd2, %rd3;", "or u64/u64 d=r0 a=r1 b=r2"},
+    {"xor.b32 %r1, %r2, -1;", "xor u32/u32 d=r0 a=r1 b=-1"},
+    {"not.b32 %r1, %r2;", "not u32/u32 d=r0 a=r1"},
+    {"not.pred %p1, %p2;", "not pred/pred d=r0 a=r1"},
+    {"shl.b64 %rd1, %rd2, 3;", "shl u64/u64 d=r0 a=r1 b=3"},
+    {"shr.s32 %r1, %r2, %r3;", "shr s32/s32 d=r0 a=r1 b=r2"},
+    {"shr.u32 %r1, %r2, 31;", "shr u32/u32 d=r0 a=r1 b=31"},
+    {"min.s32 %r1, %r2, %r3;", "min s32/s32 d=r0 a=r1 b=r2"},
+    {"max.u64 %rd1, %rd2, 0;", "max u64/u64 d=r0 a=r1 b=0"},
+    {"neg.s32 %r1, %r2;", "neg s32/s32 d=r0 a=r1"},
+    {"abs.s64 %rd1, %rd2;", "abs s64/s64 d=r0 a=r1"},
+    {"cvt.s64.s32 %rd1, %r2;", "mov s64/s32 d=r0 a=r1"},
+    {"cvt.u64.u32 %rd1, %r2;", "mov u64/u32 d=r0 a=r1"},
+    {"cvt.u32.u64 %r1, %rd2;", "mov u32/u64 d=r0 a=r1"},
+    {"cvt.s32.s8 %r1, %r2;", "mov s32/s8 d=r0 a=r1"},
+    {"cvt.u16.u32 %rs1, %r2;", "mov u16/u32 d=r0 a=r1"},
+    /* setp (unsigned variants compare unsigned), selp, guards, bra */
+    {"setp.eq.s32 %p1, %r1, 0;", "set pred/s32 d=r0 a=r1 b=0 cmp==="},
+    {"setp.ne.u64 %p1, %rd1, %rd2;",
+     "set pred/u64 d=r0 a=r1 b=r2 cmp=!="},
+    {"setp.lt.s32 %p1, %r1, %r2;", "set pred/s32 d=r0 a=r1 b=r2 cmp=<"},
+    {"setp.le.u32 %p1, %r1, %r2;", "set pred/u32 d=r0 a=r1 b=r2 cmp=<="},
+    {"setp.gt.s64 %p1, %rd1, 5;", "set pred/s64 d=r0 a=r1 b=5 cmp=>"},
+    {"setp.ge.s16 %p1, %rs1, 5;", "set pred/s16 d=r0 a=r1 b=5 cmp=>="},
+    {"setp.lo.u32 %p1, %r1, %r2;", "set pred/u32 d=r0 a=r1 b=r2 cmp=<"},
+    {"setp.ls.u32 %p1, %r1, %r2;", "set pred/u32 d=r0 a=r1 b=r2 cmp=<="},
+    {"setp.hi.u64 %p1, %rd1, %rd2;", "set pred/u64 d=r0 a=r1 b=r2 cmp=>"},
+    {"setp.hs.b32 %p1, %r1, %r2;", "set pred/u32 d=r0 a=r1 b=r2 cmp=>="},
+    {"setp.lo.s32 %p1, %r1, %r2;", "set pred/u32 d=r0 a=r1 b=r2 cmp=<"},
+    {"selp.b32 %r1, %r2, 7, %p1;", "selp u32/u32 d=r0 a=r1 b=7 c=r2"},
+    {"selp.s64 %rd1, 1, 0, %p1;", "selp s64/s64 d=r0 a=1 b=0 c=r1"},
+    {"@%p1 st.global.u32 [%rd1], %r1;",
+     "st u32/u32 a=r2 [g =r1+0] @r0"},
+    {"@!%p1 add.s32 %r1, %r1, 1;", "add s32/s32 d=r1 a=r1 b=1 @!r0"},
+    {"L1:\n\tbra.uni L1;", "bra s64/s64 ->0"},
+    {"@%p2 bra L2;\n\tret;\nL2:\n\tret;",
+     "bra s64/s64 @r0 ->2\nexit s64/s64\nexit s64/s64"},
+    /* mov: registers, numbers, special registers (one-dimensional) */
+    {"mov.u32 %r1, %r2;", "mov u32/u32 d=r0 a=r1"},
+    {"mov.b64 %rd1, -1;", "mov u64/u64 d=r0 a=-1"},
+    {"mov.u32 %r1, 0x10;", "mov u32/u32 d=r0 a=16"},
+    {"mov.u32 %r1, 0b101;", "mov u32/u32 d=r0 a=5"},
+    {"mov.u32 %r1, %tid.x;", "mov u32/u32 d=r0 a=%tid"},
+    {"mov.u32 %r1, %ntid.x;", "mov u32/u32 d=r0 a=%ntid"},
+    {"mov.u32 %r1, %ctaid.x;", "mov u32/u32 d=r0 a=%ctaid"},
+    {"mov.u32 %r1, %nctaid.x;", "mov u32/u32 d=r0 a=%nctaid"},
+    {"mov.u32 %r1, %laneid;", "mov u32/u32 d=r0 a=%laneid"},
+    {"mov.u32 %r1, %warpid;", "mov u32/u32 d=r0 a=%warpid"},
+    {"mov.u32 %r1, %tid.y;", "mov u32/u32 d=r0 a=0"},
+    {"mov.u32 %r1, %tid.z;", "mov u32/u32 d=r0 a=0"},
+    {"mov.u32 %r1, %ctaid.y;", "mov u32/u32 d=r0 a=0"},
+    {"mov.u32 %r1, %ntid.y;", "mov u32/u32 d=r0 a=1"},
+    {"mov.u32 %r1, %nctaid.z;", "mov u32/u32 d=r0 a=1"},
+    /* cvta: global and generic addresses are the same; shared ones are
+       offsets in the shared window */
+    {"cvta.to.global.u64 %rd1, %rd2;", "mov u64/u64 d=r0 a=r1"},
+    {"cvta.global.u64 %rd1, %rd2;", "mov u64/u64 d=r0 a=r1"},
+    {"cvta.shared.u64 %rd1, %rd2;",
+     "add u64/u64 d=r0 a=r1 b=52776558133248"},
+    {"cvta.to.shared.u64 %rd1, %rd2;",
+     "sub u64/u64 d=r0 a=r1 b=52776558133248"},
+    /* ld.param: the argument (a location's address, or a value) */
+    {"ld.param.u64 %rd1, [k_a];", "mov u64/u64 d=r0 a=" A_ADDR},
+    {"ld.param.u32 %r1, [k_n];", "mov u32/u32 d=r0 a=7"},
+    /* registers are numbered per kernel, in order of first use */
+    {"add.s32 %r9, %r8, %r9;\n\tsub.s32 %r8, %r7, %r9;",
+     "add s32/s32 d=r0 a=r1 b=r0\nsub s32/s32 d=r1 a=r2 b=r0"},
+};
+
+static void test_mapping_table(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char *t = lowered(rows[i].ptx);
+        if (strcmp(t, rows[i].want))
+            fail_msg("'%s' lowers to\n  %s\nnot\n  %s", rows[i].ptx, t,
+                     rows[i].want);
+        free(t);
+    }
+}
+
+/* A kernel's registers: its own numbering, the names of the PTX, and
+   directives, labels, .loc and debug sections around the body are not
+   instructions. */
+static void test_registers_and_directives(void **state)
+{
+    (void)state;
+    put_text("m.ptx",
+             "//\n"
+             "// Generated by LLVM NVPTX Back-End\n"
+             ".version 7.0\n"
+             ".target sm_70, debug\n"
+             ".address_size 64\n"
+             "\t// .globl\tk\n"
+             ".visible .entry k(\n"
+             "\t.param .u64 k_a,\n"
+             "\t.param .u32 k_n\n"
+             ")\n"
+             ".maxntid 256, 1, 1\n"
+             "{\n"
+             "\t.reg .pred \t%p<300>;\n"
+             "\t.reg .b32 \t%r<300>;\n"
+             "\t.loc\t1 4 0\n"
+             "$L__func_begin0:\n"
+             "\t.pragma \"nounroll\";\n"
+             "\tmov.u32 \t%r250, %tid.x;\n"
+             "\t.loc\t1 5 3\n"
+             "\tsetp.gt.u32 \t%p299, %r250, 0;\n"
+             "$L__tmp0:\n"
+             "\tret;\n"
+             "}\n"
+             "\t.section\t.debug_str\n"
+             "\t{\n"
+             ".b8 107,0\n"
+             "\t}\n"
+             "\t.file\t1 \"/src/k.cu\"\n");
+    LitProgram *p = ok_in_dir(k_test);
+    const LitKernel *k = &p->kernels[0];
+    const LitBody *b = &k->bodies[0];
+    assert_int_equal(b->ninstr, 3);
+    assert_int_equal(k->nregs, 2);
+    assert_string_equal(k->reg_names[0], "%r250");
+    assert_string_equal(k->reg_names[1], "%p299");
+    char buf[32];
+    assert_string_equal(lit_reg_name(k, 1, buf, sizeof buf), "%p299");
+    assert_string_equal(b->file, "k.cu");
+    assert_int_equal(b->code[0].pos.line, 4);
+    assert_int_equal(b->code[1].pos.line, 5);
+    assert_int_equal(b->code[1].pos.col, 3);
+    assert_string_equal(b->text[1], "setp.gt.u32 %p299, %r250, 0;");
+    lit_format_instr(p, b, &b->code[0], buf, sizeof buf);
+    assert_string_equal(buf, "mov.u32 %r250, %tid.x;");
+    lit_program_free(p);
+}
+
+/* ---- printing and equality ------------------------------------------------ */
+
+static const char shared_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".shared .align 4 .b8 tile[16];\n"
+    ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n{\n"
+    "\t.shared .align 8 .u64 _ZZ1kE4flag;\n"
+    "\tmov.u32 %r1, %tid.x;\n"
+    "\tshl.b32 %r2, %r1, 2;\n"
+    "\tmov.u32 %r3, tile;\n"
+    "\tadd.s32 %r4, %r3, %r2;\n"
+    "\tst.shared.u32 [%r4], %r1;\n"
+    "\tst.shared.u64 [_ZZ1kE4flag], 1;\n"
+    "\tret;\n}\n"
+    ".visible .entry _Z1fPj(\n\t.param .u64 p\n)\n{\n\tret;\n}\n";
+
+static void test_print_roundtrip(void **state)
+{
+    (void)state;
+    put_text("m.ptx", shared_ptx);
+    const char *text =
+        "test P \"from PTX\"\n"
+        "param N = 2\n"
+        "pm u32 a[4] = 0\n"
+        "recover {\n"
+        "  kernel r grid 1 block 1 from \"m.ptx\" \"f\"(a)\n"
+        "}\n"
+        "kernel k grid 2 block N warp 2 from \"m.ptx\" k(a, -N - 1)\n"
+        "dram u16 d = 3\n"
+        "check recovered forall (a[0] == 0)\n";
+    LitProgram *p = ok_in_dir(text);
+    /* the __shared__ variables of k come after every declaration */
+    assert_int_equal(p->nlocs, 4);
+    assert_string_equal(p->locs[2].name, "tile");
+    assert_true(p->locs[2].ptx);
+    assert_int_equal(p->locs[2].space, LIT_SHARED);
+    assert_int_equal(p->locs[2].elem, 4);
+    assert_int_equal(p->locs[2].size, 4);
+    assert_string_equal(p->locs[3].name, "_ZZ1kE4flag");
+    assert_int_equal(p->locs[3].elem, 8);
+    assert_int_equal(p->locs[3].byte, 16);
+    char *out = print_str(p);
+    assert_string_equal(out,
+        "test P \"from PTX\"\n"
+        "\n"
+        "param N = 2\n"
+        "\n"
+        "pm u32 a[4] = 0\n"
+        "dram u16 d = 3\n"
+        "\n"
+        "kernel k grid 2 block 2 warp 2 from \"m.ptx\" k(a, -3)\n"
+        "\n"
+        "recover {\n"
+        "    kernel r grid 1 block 1 from \"m.ptx\" f(a)\n"
+        "}\n"
+        "\n"
+        "check recovered forall (a[0] == 0)\n");
+    LitProgram *q = ok_in_dir(out);
+    assert_true(lit_program_equal(p, q));
+    assert_true(lit_program_equal(q, p));
+    char *again = print_str(q);
+    assert_string_equal(out, again);
+    free(again);
+    free(out);
+    lit_program_free(q);
+    lit_program_free(p);
+}
+
+/* Names that do not read back as names are quoted, and equality sees
+   the file, the entry and every argument. */
+static void test_print_quoting_and_equality(void **state)
+{
+    (void)state;
+    put_text("q\"x.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry _ZN2ns1kEPj(\n\t.param .u64 p\n)\n{\n"
+             "\tret;\n}\n");
+    put_module("\tret;");
+    const char *text =
+        "test Q\npm u32 a[4] = 0\npm u32 b[4] = 0\n"
+        "kernel k grid 1 block 1 from \"q\\\"x.ptx\" \"ns::k\"(a)\n";
+    LitProgram *p = ok_in_dir(text);
+    char *out = print_str(p);
+    assert_non_null(strstr(out, "from \"q\\\"x.ptx\" \"ns::k\"(a)\n"));
+    LitProgram *q = ok_in_dir(out);
+    assert_true(lit_program_equal(p, q));
+    free(out);
+    lit_program_free(q);
+    const char *others[] = {
+        "test Q\npm u32 a[4] = 0\npm u32 b[4] = 0\n"
+        "kernel k grid 1 block 1 from \"q\\\"x.ptx\" \"ns::k\"(b)\n",
+        "test Q\npm u32 a[4] = 0\npm u32 b[4] = 0\n"
+        "kernel k grid 1 block 1 from \"q\\\"x.ptx\" _ZN2ns1kEPj(a)\n",
+        "test Q\npm u32 a[4] = 0\npm u32 b[4] = 0\n"
+        "kernel k grid 1 block 1 from \"m.ptx\" k(a, 0)\n",
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        LitProgram *o = ok_in_dir(others[i]);
+        assert_false(lit_program_equal(p, o));
+        assert_false(lit_program_equal(o, p));
+        lit_program_free(o);
+    }
+    LitProgram *x = ok_in_dir("test Q\npm u32 a[4] = 0\n"
+                              "kernel k grid 1 block 1 from \"m.ptx\" "
+                              "k(a, 1)\n");
+    LitProgram *y = ok_in_dir("test Q\npm u32 a[4] = 0\n"
+                              "kernel k grid 1 block 1 from \"m.ptx\" "
+                              "k(a, 2)\n");
+    assert_false(lit_program_equal(x, y));
+    lit_program_free(x);
+    lit_program_free(y);
+    lit_program_free(p);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    char cache[128];
+    snprintf(dir, sizeof dir, "/tmp/gpmc-ptx-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    setenv("GPMC_CACHE", cache, 1);
+    setenv("GPMC_CUH", "litmus/gpmc.cuh", 0);
+    unsetenv("GPMC_CLANG");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mapping_table),
+        cmocka_unit_test(test_registers_and_directives),
+        cmocka_unit_test(test_print_roundtrip),
+        cmocka_unit_test(test_print_quoting_and_equality),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
