@@ -17,11 +17,12 @@
  *   param   := '.param' {'.align' NUM} type ID ['[' NUM ']']
  *   body    := '{' { statement } '}'        (braces nest)
  *
- * Tokens: identifiers take letters, digits and `_ $ % .` (so `%rd1`,
- * `ld.global.u32` and `$L__BB0_2` are one token each); numbers are
- * decimal, hex (0x), octal, binary (0b) and float (0f/0d, rejected where
- * used); strings are "…"; comments // and / * * / are skipped. A
- * directive without ';' ends at the end of its line, so each token records
+ * Tokens: identifiers take letters, digits, `_ $ % .` and `::` (so
+ * `%rd1`, `ld.global.u32`, `$L__BB0_2` and `ld.L1::evict_last` are one
+ * token each); numbers are decimal, hex (0x), octal, binary (0b) and
+ * float (0f/0d, rejected where used); strings are "…"; comments // and
+ * / * * / are skipped. A directive without ';' ends at the end of its
+ * line, so each token records
  * whether a newline came before it.
  */
 #include <stdarg.h>
@@ -117,8 +118,10 @@ static int tokenize(LitParser *P, PtxModule *mod, LitPos at)
             t.len = (int32_t)(p - s);
         } else if (id_char((unsigned char)*p)) {
             const char *s = p;
-            while (id_char((unsigned char)*p))
-                p++;
+            /* "::" belongs to the name (ld.L1::evict_last) */
+            while (id_char((unsigned char)*p) ||
+                   (p[0] == ':' && p[1] == ':' && id_char((unsigned char)p[2])))
+                p += *p == ':' ? 2 : 1;
             t.kind = PT_ID;
             t.len = (int32_t)(p - s);
         } else if (strchr(",;:[](){}<>@!+-|=", *p)) {

@@ -19,6 +19,7 @@
  * Every lowered instruction keeps its PTX text for witnesses and its CUDA
  * line (from .loc) as its position.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,37 @@ static const struct {
     {"%warpid", LIT_SR_WARPID, 0},
 };
 
+/* Whether t is one of PTX's other special registers (PTX ISA, "Special
+   Registers"): reading one as an ordinary register would give 0. A name
+   in `exact`, or one of `numbered` followed by a digit or a '.'. */
+static int other_sreg(const PtxTok *t)
+{
+    static const char *const exact[] = {
+        "%nwarpid", "%smid", "%nsmid", "%gridid", "%lanemask_eq",
+        "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
+        "%clock", "%clock64", "%clock_hi", "%globaltimer", "%globaltimer_lo",
+        "%globaltimer_hi", "%total_smem_size", "%dynamic_smem_size",
+        "%aggr_smem_size", "%is_explicit_cluster", "%cluster_ctarank",
+        "%cluster_nctarank", "%current_graph_exec",
+    };
+    static const char *const numbered[] = {
+        "%tid", "%ntid", "%ctaid", "%nctaid", "%pm", "%envreg",
+        "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+        "%reserved_smem_offset",
+    };
+    for (size_t k = 0; k < sizeof exact / sizeof exact[0]; k++)
+        if (is(t, exact[k]))
+            return 1;
+    for (size_t k = 0; k < sizeof numbered / sizeof numbered[0]; k++) {
+        size_t n = strlen(numbered[k]);
+        if ((size_t)t->len > n && !memcmp(t->text, numbered[k], n) &&
+            ((t->text[n] >= '0' && t->text[n] <= '9') || t->text[n] == '.' ||
+             t->text[n] == '_'))
+            return 1;
+    }
+    return 0;
+}
+
 /* ---- operands --------------------------------------------------------------- */
 
 static int64_t number(Low *L, const PtxTok *t, int neg)
@@ -152,10 +184,15 @@ static int64_t number(Low *L, const PtxTok *t, int neg)
     buf[t->len] = '\0';
     if (t->len > 1 && buf[t->len - 1] == 'U')
         buf[t->len - 1] = '\0';
+    errno = 0;
     if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
         v = strtoull(buf + 2, &end, 2);
     else
         v = strtoull(buf, &end, 0);
+    if (errno == ERANGE) {
+        fail(L, "'%.*s' does not fit in 64 bits", t->len, t->text);
+        return 0;
+    }
     if (*end) {
         fail(L, "bad number '%.*s'", t->len, t->text);
         return 0;
@@ -255,6 +292,11 @@ static int operand(Low *L, int32_t *i, Opnd *out)
                 ++*i;
                 return 0;
             }
+        if (other_sreg(t)) {
+            fail(L, "special register '%.*s' is not modelled", t->len,
+                 t->text);
+            return -1;
+        }
         out->kind = O_REG;
         out->o.kind = LIT_OPD_REG;
         out->o.reg = (uint16_t)reg_of(L, t);
@@ -587,7 +629,7 @@ static int op_atom(Low *L, Opnd *o, int n, LitInstr *in, int red)
             L->sink = new_reg(L, "_");
         in->rd = (uint16_t)L->sink;
     } else {
-        if (n < 1 || !is_reg(L, &o[0]))
+        if (need(L, n, op == LIT_ATOM_CAS ? 4 : 3) || !is_reg(L, &o[0]))
             return -1;
         in->rd = o[0].o.reg;
         k = 1;
@@ -626,7 +668,12 @@ static int op_fence(Low *L, int n, LitInstr *in)
 static int op_bar(Low *L, Opnd *o, int n, LitInstr *in)
 {
     int ty[2];
-    if (!has(L, "sync") || mods_ok(L, "sync aligned", ty, 0))
+    if (!has(L, "sync")) {
+        fail(L, "'%.*s': only bar.sync 0 (__syncthreads) is modelled",
+             L->optok->len, L->optok->text);
+        return -1;
+    }
+    if (mods_ok(L, "sync aligned", ty, 0))
         return -1;
     if (n != 1 || o[0].kind != O_IMM || o[0].o.imm != 0) {
         fail(L, "'%.*s': only barrier 0 without a thread count "
@@ -786,7 +833,8 @@ static int lower_op(Low *L, Opnd *o, int n, LitInstr *in)
     if (!strcmp(op, "bar") || !strcmp(op, "barrier"))
         return op_bar(L, o, n, in);
     if (!strcmp(op, "clwb") || !strcmp(op, "clflush")) {
-        if (L->nmods > 1 || need(L, n, 1))
+        int ty[2];
+        if (mods_ok(L, "", ty, 0) || need(L, n, 1))
             return -1;
         in->op = op[2] == 'w' ? LIT_CLWB : LIT_CLFLUSH;
         return mem(L, &o[0], 0, in);
@@ -813,29 +861,65 @@ static int lower_op(Low *L, Opnd *o, int n, LitInstr *in)
     for (size_t k = 0; k < sizeof alu / sizeof alu[0]; k++)
         if (!strcmp(op, alu[k].name))
             return op_alu(L, (int)k, o, n, in);
-    if (!strcmp(op, "call"))
-        fail(L, "a call that was not inlined: gpmc models one kernel body "
-             "(mark device functions __forceinline__)");
-    else
-        fail(L, "PTX instruction '%.*s' is not in the subset gpmc models "
-             "(DESIGN section 7, specs/ptx.md)", L->optok->len,
-             L->optok->text);
-    return -1;
+    return -1;                          /* precheck reported it */
 }
 
 /* ---- statements ------------------------------------------------------------- */
 
-static void split_opcode(Low *L, const PtxTok *t)
+/* The opcode's dotted parts into L->mods; -1 after reporting more than
+   MAX_MODS. */
+static int split_opcode(Low *L, const PtxTok *t)
 {
     char *s = lit_parse_strndup(L->P, t->text, (size_t)t->len), *p = s;
     L->nmods = 0;
-    while (p && L->nmods < MAX_MODS) {
+    while (p) {
         char *dot = strchr(p, '.');
+        if (L->nmods == MAX_MODS) {
+            fail(L, "'%.*s': more modifiers than the PTX subset has",
+                 t->len, t->text);
+            return -1;
+        }
         if (dot)
             *dot = '\0';
         L->mods[L->nmods++] = p;
         p = dot ? dot + 1 : NULL;
     }
+    return 0;
+}
+
+/* What can be said of a statement from its opcode alone, before its
+   operands are read: an instruction outside the subset, floating point,
+   a call. 0 ok, -1 reported. */
+static int precheck(Low *L)
+{
+    static const char *const known[] = {
+        "ld", "st", "atom", "red", "membar", "fence", "bar", "barrier",
+        "clwb", "clflush", "ret", "exit", "bra", "mov", "cvta", "cvt", "setp",
+    };
+    const char *op = L->mods[0];
+    int ok = 0;
+    if (!strcmp(op, "call")) {
+        fail(L, "a call that was not inlined: gpmc models one kernel body "
+             "(mark device functions __forceinline__)");
+        return -1;
+    }
+    for (int k = 1; k < L->nmods; k++)
+        if (type_of(L->mods[k]) == -2) {
+            fail(L, "'%.*s': floating point is not modelled",
+                 L->optok->len, L->optok->text);
+            return -1;
+        }
+    for (size_t k = 0; k < sizeof own / sizeof own[0] && !ok; k++)
+        ok = is(L->optok, own[k].name);
+    for (size_t k = 0; k < sizeof known / sizeof known[0] && !ok; k++)
+        ok = !strcmp(op, known[k]);
+    for (size_t k = 0; k < sizeof alu / sizeof alu[0] && !ok; k++)
+        ok = !strcmp(op, alu[k].name);
+    if (!ok)
+        fail(L, "PTX instruction '%.*s' is not in the subset gpmc models "
+             "(DESIGN section 7, specs/ptx.md)", L->optok->len,
+             L->optok->text);
+    return ok ? 0 : -1;
 }
 
 /* The instruction's text as written, spaces collapsed. */
@@ -867,7 +951,12 @@ static int32_t lower_stmt(Low *L, int32_t i, int guard, int gneg)
     memset(&in, 0, sizeof in);
     L->optok = &L->mod->tok[i];
     L->ptx_line = L->optok->line;
-    split_opcode(L, L->optok);
+    int32_t errs = L->P->errs.n;
+    if (split_opcode(L, L->optok) || precheck(L)) {
+        while (i < L->e->end && !is(&L->mod->tok[i], ";"))
+            i++;
+        return i + 1;
+    }
     i++;
     while (i < L->e->end && !is(&L->mod->tok[i], ";")) {
         if (n == MAX_OPS || operand(L, &i, &o[n])) {
@@ -889,6 +978,10 @@ static int32_t lower_stmt(Low *L, int32_t i, int guard, int gneg)
     }
     int r = lower_op(L, o, n, &in);
     if (r == -1) {
+        /* never skipped: a statement that is dropped was reported */
+        if (L->P->errs.n == errs)
+            fail(L, "'%.*s' is not in the PTX subset gpmc models "
+                 "(specs/ptx.md)", L->optok->len, L->optok->text);
         while (L->npend && L->pend[L->npend - 1].instr == L->ninstr)
             L->npend--;                 /* the statement is dropped */
         return i + 1;
