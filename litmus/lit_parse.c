@@ -664,9 +664,11 @@ static void from_clause(LitParser *P, LitKernelX *kx)
     if (P->tok.kind != LT_LPAREN)
         lit_parse_expected(P, "'(' and the entry's arguments");
     lit_parse_open(P);
-    int32_t cap = 0;
+    int32_t cap = 0, capat = 0, nat = 0;
+    LitPos *argat = NULL;               /* where each argument starts */
     while (P->tok.kind != LT_RPAREN) {
         LitArg *a = LIT_PUSH(P, k->args, k->nargs, cap);
+        *LIT_PUSH(P, argat, nat, capat) = P->tok.pos;
         a->loc = -1;
         a->value = 0;
         int32_t loc = P->tok.kind == LT_IDENT
@@ -727,13 +729,13 @@ static void from_clause(LitParser *P, LitKernelX *kx)
         int32_t bytes = e->params[i].bytes;
         const LitArg *a = &k->args[i];
         if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-            lit_parse_error(P, aat, "parameter %d of '%s' is not a scalar",
-                            i + 1, entry);
+            lit_parse_error(P, argat[i], "parameter %d of '%s' is not a "
+                            "scalar", i + 1, entry);
             return;
         }
         if (a->loc >= 0 && bytes != 8) {
-            lit_parse_error(P, aat, "argument %d of '%s' is a location (a "
-                            "64-bit address); the parameter has %d bytes",
+            lit_parse_error(P, argat[i], "argument %d of '%s' is a location "
+                            "(a 64-bit address); the parameter has %d bytes",
                             i + 1, entry, bytes);
             return;
         }
@@ -741,9 +743,9 @@ static void from_clause(LitParser *P, LitKernelX *kx)
             int64_t lo = -((int64_t)1 << (8 * bytes - 1));
             int64_t hi = ((int64_t)1 << (8 * bytes)) - 1;
             if (a->value < lo || a->value > hi) {
-                lit_parse_error(P, aat, "argument %d of '%s' (%lld) does not "
-                                "fit its %d-byte parameter", i + 1, entry,
-                                (long long)a->value, bytes);
+                lit_parse_error(P, argat[i], "argument %d of '%s' (%lld) "
+                                "does not fit its %d-byte parameter", i + 1,
+                                entry, (long long)a->value, bytes);
                 return;
             }
         }

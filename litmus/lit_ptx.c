@@ -25,6 +25,7 @@
  * line, so each token records
  * whether a newline came before it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,7 +349,8 @@ PtxModule *lit_ptx_read(LitParser *P, const char *path, const char *shown,
             return P->ptx[k];
     FILE *f = fopen(path, "rb");
     if (!f) {
-        lit_parse_error(P, at, "cannot read '%s'", shown);
+        lit_parse_error(P, at, "cannot read '%s': %s", shown,
+                        strerror(errno));
         return NULL;
     }
     BaseStr s = {0};

@@ -84,7 +84,7 @@ static LitProgram *ok_in_dir(const char *text)
 }
 
 /* The diagnostics of a test that must fail (caller frees). */
-static __attribute__((unused)) char *fail_in_dir(const char *text)
+static char *fail_in_dir(const char *text)
 {
     LitProgram *p;
     char *msg;
@@ -600,6 +600,267 @@ static int teardown(void **state)
     return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* ---- errors ---------------------------------------------------------------- */
+
+#define NOT_SUBSET "is not in the subset gpmc models (DESIGN section 7, " \
+                   "specs/ptx.md) (in entry k)"
+
+/* Each body's one error, at line 10 of $D/m.ptx, naming the instruction. */
+static const struct {
+    const char *body, *msg;
+} body_errors[] = {
+    {"shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;",
+     "PTX instruction 'shfl.sync.bfly.b32' " NOT_SUBSET},
+    {"vote.sync.all.pred %p1, %p2, -1;",
+     "PTX instruction 'vote.sync.all.pred' " NOT_SUBSET},
+    {"tex.1d.v4.s32.s32 {%r1, %r2, %r3, %r4}, [tex1, {%r5}];",
+     "PTX instruction 'tex.1d.v4.s32.s32' " NOT_SUBSET},
+    {"trap;", "PTX instruction 'trap' " NOT_SUBSET},
+    {"popc.b32 %r1, %r2;", "PTX instruction 'popc.b32' " NOT_SUBSET},
+    {"add.f32 %f1, %f2, %f3;",
+     "'add.f32': floating point is not modelled (in entry k)"},
+    {"ld.global.f64 %fd1, [%rd1];",
+     "'ld.global.f64': floating point is not modelled (in entry k)"},
+    {"cvt.rn.f32.s32 %f1, %r1;",
+     "'cvt.rn.f32.s32': floating point is not modelled (in entry k)"},
+    {"atom.global.add.f32 %f1, [%rd1], %f2;",
+     "'atom.global.add.f32': floating point is not modelled (in entry k)"},
+    {"mov.b32 %r1, 0f3F800000;",
+     "'0f3F800000': floating point is not modelled (in entry k)"},
+    {"add.s64 %rd1, %rd2, 0d3FF0000000000000;",
+     "'0d3FF0000000000000': floating point is not modelled (in entry k)"},
+    {".local .align 4 .b8 __local_depot0[16];",
+     "'.local' variables inside a function (stack arrays, local statics) "
+     "are not modelled (in entry k)"},
+    {"ld.local.u32 %r1, [%rd1];",
+     "'ld.local.u32': only global, generic and shared memory are modelled "
+     "(in entry k)"},
+    {"st.param.b32 [p0], %r1;",
+     "'st.param.b32': only global, generic and shared memory are modelled "
+     "(in entry k)"},
+    {"call.uni (retval0), f, (param0);",
+     "a call that was not inlined: gpmc models one kernel body (mark device "
+     "functions __forceinline__) (in entry k)"},
+    {"bar.sync 0, 64;",
+     "'bar.sync': only barrier 0 without a thread count (__syncthreads) is "
+     "modelled (in entry k)"},
+    {"bar.sync 1;",
+     "'bar.sync': only barrier 0 without a thread count (__syncthreads) is "
+     "modelled (in entry k)"},
+    {"barrier.sync %r1;",
+     "'barrier.sync': only barrier 0 without a thread count (__syncthreads) "
+     "is modelled (in entry k)"},
+    {"bar.arrive 0;",
+     "'bar.arrive': only bar.sync 0 (__syncthreads) is modelled (in entry "
+     "k)"},
+    {"bra LX;", "undefined label 'LX' (in entry k)"},
+    {"ld.global.u32 %r1, [gvar];",
+     "'gvar' is not a location gpmc knows (only __shared__ variables and "
+     "the arguments' locations) (in entry k)"},
+    {"ld.global.u32 %r1, [k_a];",
+     "a parameter's address is not modelled (in entry k)"},
+    {"ld.param.u32 %r1, [k_n+4];",
+     "only whole scalar parameters are modelled (in entry k)"},
+    {"fence.proxy.alias;",
+     "'fence.proxy.alias': only fence.sc and fence.acq_rel are modelled (in "
+     "entry k)"},
+    {"membar;", "'membar' needs a scope (in entry k)"},
+    {"mad.hi.s32 %r1, %r2, %r3, %r4;", "mad.hi is not modelled (in entry k)"},
+    {"mul.wide.s64 %rd1, %rd2, 2;",
+     "'mul.wide.s64': .wide needs a 16- or 32-bit type (in entry k)"},
+    {"setp.eq.and.s32 %p1, %r1, 0, %p2;",
+     "'setp.eq.and.s32': modifier '.and' is not in the PTX subset "
+     "(specs/ptx.md) (in entry k)"},
+    {"add.sat.s32 %r1, %r2, %r3;",
+     "'add.sat.s32': modifier '.sat' is not in the PTX subset "
+     "(specs/ptx.md) (in entry k)"},
+    {"add %r1, %r2, %r3;", "'add' needs a type (in entry k)"},
+    {"add.s32 %r1, %r2;", "'add.s32' takes 3 operands, found 2 (in entry k)"},
+    {"atom.global.add.u32 %r1;",
+     "'atom.global.add.u32' takes 3 operands, found 1 (in entry k)"},
+    {"add.s32 %r1, %r2, 99999999999999999999999;",
+     "'99999999999999999999999' does not fit in 64 bits (in entry k)"},
+    {"mov.u32 %r1, %clock;",
+     "special register '%clock' is not modelled (in entry k)"},
+    {"mov.u32 %r1, %tid.w;",
+     "special register '%tid.w' is not modelled (in entry k)"},
+    {"st.global.v2.u32 [%rd1], {%r1, %r2, %r3};",
+     "'st.global.v2.u32' needs a vector of 2 registers {%a, …} (in entry k)"},
+    {"ld.global.u32 {%r1, %r2}, [%rd1];",
+     "a vector operand needs .v2 or .v4 (in entry k)"},
+    {"st.global.v4.u32 [%rd1], {%r1, 1, %r2, %r3};",
+     "a vector element must be a register (in entry k)"},
+    {"ld.global.L1::evict_last.u32 %r1, [%rd1];",
+     "'ld.global.L1::evict_last.u32': modifier '.L1::evict_last' is not in "
+     "the PTX subset (specs/ptx.md) (in entry k)"},
+    {"clwb.x [%rd1];",
+     "'clwb.x': modifier '.x' is not in the PTX subset (specs/ptx.md) (in "
+     "entry k)"},
+    {"mov.u32 %r1, undefined_symbol;",
+     "'undefined_symbol' is not a location gpmc knows (in entry k)"},
+};
+
+static void test_body_errors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof body_errors / sizeof body_errors[0]; i++) {
+        char want[512];
+        snprintf(want, sizeof want, "$D/m.ptx:10: error: %s\n",
+                 body_errors[i].msg);
+        put_module(body_errors[i].body);
+        char *m = fail_in_dir(k_test);
+        if (strcmp(m, want))
+            fail_msg("'%s' gives\n%snot\n%s", body_errors[i].body, m, want);
+        free(m);
+    }
+}
+
+/* Every error of a body is reported, each at its line, in line order;
+   with .loc directives the position is the CUDA line (and column), and
+   the PTX line is named too. */
+static void test_errors_positions(void **state)
+{
+    (void)state;
+    put_module("\ttrap;\n\tadd.s32 %r1, %r2, 1;\n\tvote.all.pred %p1, %p2;");
+    assert_fails(k_test,
+                 "$D/m.ptx:10: error: PTX instruction 'trap' " NOT_SUBSET "\n"
+                 "$D/m.ptx:12: error: PTX instruction 'vote.all.pred' "
+                 NOT_SUBSET "\n");
+    put_text("m.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n"
+             "{\n"
+             "\t.loc 1 12 5\n"
+             "\tshfl.sync.idx.b32 %r1, %r2, 0, 31, -1;\n"
+             "\tret;\n"
+             "}\n"
+             "\t.file 1 \"/home/u/src/kern.cu\"\n");
+    assert_fails(k_test,
+                 "kern.cu:12:5: error: PTX instruction 'shfl.sync.idx.b32' "
+                 NOT_SUBSET " (PTX line 10 of $D/m.ptx)\n");
+}
+
+/* Only the entries a test launches are lowered. */
+static void test_other_entries_ignored(void **state)
+{
+    (void)state;
+    put_text("m.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry bad(\n\t.param .u64 p\n)\n{\n"
+             "\ttrap;\n\tadd.f32 %f1, %f2, %f3;\n}\n"
+             ".func (.param .b32 r) helper(.param .b32 x)\n{\n\tret;\n}\n"
+             ".global .align 4 .u32 counter;\n"
+             ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n"
+             "{\n\tret;\n}\n");
+    LitProgram *p = ok_in_dir(k_test);
+    assert_int_equal(p->kernels[0].bodies[0].ninstr, 1);
+    lit_program_free(p);
+}
+
+/* Errors of the from clause, in the test file. */
+static void test_from_errors(void **state)
+{
+    (void)state;
+    put_module("\tret;");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" k(a)\n",
+                 "$D/t.litmus:3:39: error: entry 'k' takes 2 arguments, 1 "
+                 "given\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" k(a, 1, 2)\n",
+                 "$D/t.litmus:3:39: error: entry 'k' takes 2 arguments, 3 "
+                 "given\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" k(a, a)\n",
+                 "$D/t.litmus:3:43: error: argument 2 of 'k' is a location "
+                 "(a 64-bit address); the parameter has 4 bytes\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" k(a, 0x100000000)\n",
+                 "$D/t.litmus:3:43: error: argument 2 of 'k' (4294967296) "
+                 "does not fit its 4-byte parameter\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" k(a, -2147483649)\n",
+                 "$D/t.litmus:3:43: error: argument 2 of 'k' (-2147483649) "
+                 "does not fit its 4-byte parameter\n");
+    /* the extremes that fit: -2^31 and 2^32 - 1 */
+    LitProgram *p = ok_in_dir("test P\npm u32 a[4] = 0\n"
+                              "kernel k grid 1 block 1 from \"m.ptx\" "
+                              "k(a, -2147483648)\n"
+                              "kernel k2 grid 1 block 1 from \"m.ptx\" "
+                              "k(a, 4294967295)\n");
+    lit_program_free(p);
+    assert_fails("test P\npm u32 a[4] = 0\nshared s = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" k(s, 1)\n",
+                 "$D/t.litmus:4:40: error: shared 's' has no address outside "
+                 "a CTA: declare it __shared__ in the kernel\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.ptx\" nope(a, 1)\n",
+                 "$D/t.litmus:3:38: error: '$D/m.ptx' has no entry 'nope' (its "
+                 "entries: k)\n");
+    put_text("two.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry _Z1fPj(.param .u64 p) { ret; }\n"
+             ".visible .entry _Z1fPji(.param .u64 p, .param .u32 q) { ret; }\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"two.ptx\" f(a)\n",
+                 "$D/t.litmus:3:40: error: 'f' names 2 entries of "
+                 "'$D/two.ptx' (overloads): give the mangled name\n");
+    p = ok_in_dir("test P\npm u32 a[4] = 0\n"
+                  "kernel k grid 1 block 1 from \"two.ptx\" _Z1fPji(a, 1)\n");
+    lit_program_free(p);
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"missing.ptx\" k(a, 1)\n",
+                 "$D/t.litmus:3:30: error: cannot read '$D/missing.ptx': No "
+                 "such file or directory\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"m.txt\" k(a, 1)\n",
+                 "$D/t.litmus:3:30: error: 'm.txt': a kernel comes from a .cu "
+                 "or a .ptx file\n");
+    static const char nul[] = ".version 7.0\n.target sm_70\n"
+                              ".visible .entry k(.param .u64 a) {\0 ret; }\n";
+    put_file("nul.ptx", nul, sizeof nul - 1);
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"nul.ptx\" k(a)\n",
+                 "$D/t.litmus:3:30: error: '$D/nul.ptx' holds a NUL byte: not "
+                 "PTX text\n");
+    put_text("bytes.ptx", ".version 7.0\n.target sm_70\n\x01\n");
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"bytes.ptx\" k(a)\n",
+                 "$D/bytes.ptx:3: error: unexpected character '?' (0x01)\n");
+}
+
+/* clang: missing, failing (its message shown), and the cache. */
+static void test_cuda_errors(void **state)
+{
+    (void)state;
+    put_text("bad.cu", "__global__ void k(int *a)\n{\n  a[0] = ;\n}\n");
+    char *m = fail_in_dir("test P\npm u32 a[4] = 0\n"
+                          "kernel k grid 1 block 1 from \"bad.cu\" k(a)\n");
+    assert_non_null(strstr(m, "$D/t.litmus:3:30: error: clang could not "
+                              "compile '$D/bad.cu':\n"));
+    if (!strstr(m, "bad.cu:3:10: error: expected expression\n"))
+        fail_msg("%s", m);
+    free(m);
+    put_text("ok.cu", "__global__ void k(int *a) { a[0] = 1; }\n");
+    setenv("GPMC_CLANG", "/nonexistent", 1);
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"ok.cu\" k(a)\n",
+                 "$D/t.litmus:3:30: error: '$D/ok.cu' needs clang to compile "
+                 "CUDA to PTX, and GPMC_CLANG='/nonexistent' is not an "
+                 "executable\n");
+    const char *path = getenv("PATH");
+    char *saved = strdup(path ? path : "");
+    unsetenv("GPMC_CLANG");
+    setenv("PATH", "/nonexistent", 1);
+    assert_fails("test P\npm u32 a[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"ok.cu\" k(a)\n",
+                 "$D/t.litmus:3:30: error: '$D/ok.cu' needs clang to compile "
+                 "CUDA to PTX, and there is none on PATH: install it (Debian, "
+                 "Ubuntu: apt-get install clang) or set GPMC_CLANG\n");
+    setenv("PATH", saved, 1);
+    free(saved);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -607,6 +868,11 @@ int main(void)
         cmocka_unit_test(test_registers_and_directives),
         cmocka_unit_test(test_print_roundtrip),
         cmocka_unit_test(test_print_quoting_and_equality),
+        cmocka_unit_test(test_body_errors),
+        cmocka_unit_test(test_errors_positions),
+        cmocka_unit_test(test_other_entries_ignored),
+        cmocka_unit_test(test_from_errors),
+        cmocka_unit_test(test_cuda_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
