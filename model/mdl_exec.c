@@ -239,6 +239,7 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     }
     m->arena = a;
     m->p = p;
+    m->vec_first = 1;
     m->kind = model;
     m->pol = mdl_policy(model);
     m->naive = (mode & MDL_NAIVE) != 0;
@@ -526,7 +527,11 @@ static int exec_vec(Exec *x)
         }
         v = mdl_store_value(x->m, d, d->va[k]);
         mdl_info_effect(x->info, "%s = %lld", nm, (long long)v);
+        x->m->vec_first = k == 0;
+        x->m->vec_more = k + 1 < d->nelem;
         int r = mem_write(x, d->words[k], v);
+        x->m->vec_first = 1;
+        x->m->vec_more = 0;
         if (r)
             return r;
     }

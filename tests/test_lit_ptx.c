@@ -24,6 +24,7 @@
 #include "tests/test_lit_common.h"
 
 static char dir[64];                    /* the temporary directory */
+static char data[512];                  /* tests/data/ptx, absolute */
 
 static void put_file(const char *name, const char *text, size_t len)
 {
@@ -590,6 +591,9 @@ static int setup(void **state)
     snprintf(cache, sizeof cache, "%s/cache", dir);
     setenv("GPMC_CACHE", cache, 1);
     setenv("GPMC_CUH", "litmus/gpmc.cuh", 0);
+    if (!getcwd(data, sizeof data - 32))
+        return -1;
+    strcat(data, "/tests/data/ptx");
     unsetenv("GPMC_CLANG");
     return 0;
 }
@@ -861,6 +865,258 @@ static void test_cuda_errors(void **state)
     free(saved);
 }
 
+/* ---- semantics through the checker --------------------------------------- */
+
+/* The text with $T replaced by the fixture directory (caller frees). */
+static char *with_data(const char *text)
+{
+    BaseStr s = {0};
+    for (const char *p = text; *p; p++) {
+        if (p[0] == '$' && p[1] == 'T') {
+            base_str_printf(&s, "%s", data);
+            p++;
+        } else {
+            base_str_putn(&s, p, 1);
+        }
+    }
+    char *r = strdup(s.s);
+    base_str_free(&s);
+    return r;
+}
+
+static LitProgram *ok_data(const char *text)
+{
+    char *t = with_data(text);
+    LitProgram *p = ok_in_dir(t);
+    free(t);
+    return p;
+}
+
+/* Verdicts and outcomes of every phase under model m, default or naive:
+   "Ok No|final: …|crash: …". */
+static char *summary(const LitProgram *p, int model, int naive)
+{
+    CuOpts co = {0};
+    co.naive = naive;
+    co.max_states = 2000000;
+    ChkReport *r = cu_run_opts(p, model, &co);
+    BaseStr s = {0};
+    assert_int_equal(r->status, CHK_DONE);
+    base_str_printf(&s, "%s", cu_verdicts(r));
+    for (int ph = LIT_FINAL; ph <= LIT_RECOVERED; ph++)
+        if (cu_outcomes(r, ph)[0])
+            base_str_printf(&s, "|%s: %s", lit_phase_names[ph],
+                            cu_outcomes(r, ph));
+    for (int i = 0; i < r->nerrors; i++) {
+        char *e = undir(r->errors[i]);
+        base_str_printf(&s, "|error: %s", e);
+        free(e);
+    }
+    chk_report_free(r);
+    char *out = strdup(s.s);
+    base_str_free(&s);
+    return out;
+}
+
+/* p under model m: the default mode gives `want` and agrees with the
+   naive semantics. */
+static void assert_model(const LitProgram *p, int model, const char *want)
+{
+    char *got = summary(p, model, 0), *naive = summary(p, model, 1);
+    if (strcmp(got, want))
+        fail_msg("%s: %s\nnot %s", lit_model_names[model], got, want);
+    if (strcmp(got, naive))
+        fail_msg("%s: default %s\nnaive %s", lit_model_names[model], got,
+                 naive);
+    free(got);
+    free(naive);
+}
+
+static void assert_all_models(const LitProgram *p, const char *want)
+{
+    for (int m = 0; m < LIT_NMODELS; m++)
+        assert_model(p, m, want);
+}
+
+/* u32 wraparound, shr.s32 against shr.u32, mul.wide, mul.hi, setp's
+   unsigned comparisons, selp, cvt's extensions, mad, div/rem, min/max,
+   neg, abs, not, xor, shl: arith.ptx's comments give each value. */
+static void test_arith(void **state)
+{
+    (void)state;
+    LitProgram *p = ok_data(
+        "test AR\npm u32 out32[24] = 0\npm u64 out64[8] = 0\n"
+        "kernel k grid 1 block 1 from \"$T/arith.ptx\" "
+        "arith(out32, out64, 0xFFFFFFF0, 32)\n"
+        "check final forall (out32 == {16, 4294967295, 268435455, "
+        "4294967294, 536870910, 0, 1, 1, 1, 0, 32, 48, 68, 4294967291, "
+        "4294967295, 1431655760, 4294967280, 4294967280, 4294967264, 16, "
+        "4294967263, 4294967248, 4294967040, 32} && out64 == {-48, "
+        "12884901840, -16, 4294967280, -96, 65520, 4294967216, "
+        "4294967248})\n");
+    ChkReport *r = cu_run(p, LIT_STRICT);
+    assert_string_equal(cu_verdicts(r), "Ok");
+    assert_int_equal(r->results[0].positive, 1);
+    assert_int_equal(r->nerrors, 0);
+    chk_report_free(r);
+    lit_program_free(p);
+}
+
+/* atom.inc/dec wrap at their operand, min/max compare as their type,
+   cas stores only when it matches, add wraps at 32 bits, red discards
+   its result: atom.ptx's comments give each value. */
+static void test_atomics(void **state)
+{
+    (void)state;
+    LitProgram *p = ok_data(
+        "test AT\npm u32 a[6] = {5, 0, 7, 3, 10, 4}\ndram u32 old[12] = 0\n"
+        "kernel k grid 1 block 1 from \"$T/atom.ptx\" atoms(a, old)\n"
+        "check final forall (a == {9, 1, 77, 1, 266, 2} && old == {5, 0, 7, "
+        "3, 10, 4, 0, 1, 5, 2, 4, 2})\n");
+    assert_all_models(p, "Ok|final: a[0]=9; a[1]=1; a[2]=77; a[3]=1; "
+                         "a[4]=266; a[5]=2; old[0]=5; old[1]=0; old[2]=7; "
+                         "old[3]=3; old[4]=10; old[5]=4; old[6]=0; old[7]=1; "
+                         "old[8]=5; old[9]=2; old[10]=4; old[11]=2");
+    lit_program_free(p);
+}
+
+/* An access that names no element of its width is a runtime bounds
+   error of that execution: misaligned, a width mismatch, a vector's
+   element past the end. */
+static void test_bounds(void **state)
+{
+    (void)state;
+    static const struct { const char *launch, *error; } cases[] = {
+        {"misaligned(b)", "bounds: address 0x100000000002 is not an aligned "
+         "4-byte element of a location at $T/bounds.ptx:16 (k, thread 0)"},
+        {"wide(b)", "bounds: address 0x100000000000 is not an aligned 8-byte "
+         "element of a location at $T/bounds.ptx:27 (k, thread 0)"},
+        {"past(b, 3)", "bounds: address 0x100000000010 is not an aligned "
+         "4-byte element of a location at $T/bounds.ptx:43 (k, thread 0)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "test B\npm u32 b[4] = 0\n"
+                 "kernel k grid 1 block 1 from \"$T/bounds.ptx\" %s\n"
+                 "check noerror\n", cases[i].launch);
+        LitProgram *p = ok_data(text);
+        char *want = with_data(cases[i].error);
+        for (int m = 0; m < LIT_NMODELS; m++) {
+            ChkReport *r = cu_run(p, m);
+            assert_string_equal(cu_verdicts(r), "No");
+            assert_int_equal(r->nerrors, 1);
+            assert_string_equal(r->errors[0], want);
+            chk_report_free(r);
+        }
+        free(want);
+        lit_program_free(p);
+    }
+    /* the vector's last element is b[3]: no error */
+    LitProgram *p = ok_data("test B\npm u32 b[4] = 0\n"
+                            "kernel k grid 1 block 1 from \"$T/bounds.ptx\" "
+                            "past(b, 2)\ncheck noerror\n"
+                            "check final forall (b == {0, 0, 2, 2})\n");
+    assert_all_models(p, "Ok Ok|final: b[0]=0; b[1]=0; b[2]=2; b[3]=2");
+    lit_program_free(p);
+}
+
+/* __shared__ memory has one copy per CTA, initialised at launch, and a
+   value handed over through it across __syncthreads is seen (also a
+   __shared__ scalar: gpmc.cuh's __syncthreads keeps clang from moving
+   its load above the barrier). */
+static void test_cuda_shared(void **state)
+{
+    (void)state;
+    LitProgram *p = ok_data("test SH\npm u32 out[4] = 0\n"
+                            "kernel k grid 2 block 2 from \"$T/kernels.cu\" "
+                            "swap(out)\n"
+                            "check final forall (out == {101, 100, 111, "
+                            "110})\n");
+    assert_int_equal(p->nlocs, 3);
+    assert_int_equal(p->locs[1].space, LIT_SHARED);
+    assert_all_models(p, "Ok|final: out[0]=101; out[1]=100; out[2]=111; "
+                         "out[3]=110");
+    lit_program_free(p);
+}
+
+/* Guarded stores: only threads below n store. */
+static void test_cuda_guarded(void **state)
+{
+    (void)state;
+    LitProgram *p = ok_data("test G\npm u32 out[4] = 0\n"
+                            "kernel k grid 2 block 2 from \"$T/kernels.cu\" "
+                            "guarded(out, 3, 7)\n"
+                            "check final forall (out == {7, 7, 7, 0})\n"
+                            "check crash forall (out[3] == 0)\n");
+    assert_all_models(p, "Ok Ok|final: out[0]=7; out[1]=7; out[2]=7; "
+                         "out[3]=0|crash: out[3]=0");
+    lit_program_free(p);
+}
+
+/* Loops as clang compiles them (unrolled by 4 with a remainder loop):
+   the sum of 6 elements, of none, and 2 x 5 atomic increments. */
+static void test_cuda_loops(void **state)
+{
+    (void)state;
+    LitProgram *p = ok_data(
+        "test L\npm u64 out[1] = 9\ndram u32 a[6] = {1, 2, 3, 4, 5, 6}\n"
+        "pm u32 c = 0\n"
+        "kernel s grid 1 block 1 from \"$T/kernels.cu\" sum(out, a, 6)\n"
+        "kernel n grid 1 block 1 from \"$T/kernels.cu\" count(c, 5)\n"
+        "kernel m grid 1 block 2 from \"$T/kernels.cu\" count(c, 5)\n"
+        "check final forall (out[0] == 21 && c == 15)\n");
+    assert_all_models(p, "Ok|final: c=15; out[0]=21");
+    lit_program_free(p);
+    p = ok_data("test L\npm u64 out[1] = 9\ndram u32 a[1] = 1\n"
+                "kernel s grid 1 block 1 from \"$T/kernels.cu\" "
+                "sum(out, a, 0)\n"
+                "check final forall (out[0] == 0)\n");
+    assert_all_models(p, "Ok|final: out[0]=0");
+    lit_program_free(p);
+}
+
+/* Vector accesses (st.v2, ld.v4, st.v4 of aligned records) are one
+   step of several element accesses: a crash may find some elements of
+   a vector store persisted and not others, except where the model
+   persists the step's stores together (hw: one line written back). */
+static void test_cuda_vectors(void **state)
+{
+    (void)state;
+    LitProgram *p = ok_data(
+        "test V\npm u32 log[4] = 0\npm u32 q[8] = {1, 2, 3, 4, 5, 6, 7, 8}\n"
+        "pm u32 out[2] = 0\n"
+        "kernel k grid 1 block 2 from \"$T/kernels.cu\" "
+        "records(log, q, out)\n"
+        "check final forall (log == {0, 1, 1, 2} && q == {4, 3, 2, 1, 8, 7, "
+        "6, 5} && out == {10, 26})\n"
+        "check crash exists (q[4] == 8 && q[5] == 6)\n");
+    const char *final = "|final: log[0]=0; log[1]=1; log[2]=1; log[3]=2; "
+                        "out[0]=10; out[1]=26; q[0]=4; q[1]=3; q[2]=2; "
+                        "q[3]=1; q[4]=8; q[5]=7; q[6]=6; q[7]=5";
+    /* strict: prefixes of the elements; epoch and scoped: any subset;
+       hw: all or nothing */
+    static const char *const crash[LIT_NMODELS] = {
+        [LIT_STRICT] = "q[4]=5; q[5]=6|q[4]=8; q[5]=6|q[4]=8; q[5]=7",
+        [LIT_EPOCH] = "q[4]=5; q[5]=6|q[4]=5; q[5]=7|q[4]=8; q[5]=6|q[4]=8; "
+                      "q[5]=7",
+        [LIT_BEPOCH] = "q[4]=5; q[5]=6|q[4]=5; q[5]=7|q[4]=8; q[5]=6|q[4]=8; "
+                       "q[5]=7",
+        [LIT_SCOPED] = "q[4]=5; q[5]=6|q[4]=5; q[5]=7|q[4]=8; q[5]=6|q[4]=8; "
+                       "q[5]=7",
+        [LIT_BSCOPED] = "q[4]=5; q[5]=6|q[4]=5; q[5]=7|q[4]=8; q[5]=6|"
+                        "q[4]=8; q[5]=7",
+        [LIT_HW] = "q[4]=5; q[5]=6|q[4]=8; q[5]=7",
+    };
+    char want[512];
+    for (int m = 0; m < LIT_NMODELS; m++) {
+        snprintf(want, sizeof want, "Ok %s%s|crash: %s", m == LIT_HW
+                 ? "No" : "Ok", final, crash[m]);
+        assert_model(p, m, want);
+    }
+    lit_program_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -873,6 +1129,13 @@ int main(void)
         cmocka_unit_test(test_other_entries_ignored),
         cmocka_unit_test(test_from_errors),
         cmocka_unit_test(test_cuda_errors),
+        cmocka_unit_test(test_arith),
+        cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_cuda_shared),
+        cmocka_unit_test(test_cuda_guarded),
+        cmocka_unit_test(test_cuda_loops),
+        cmocka_unit_test(test_cuda_vectors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
