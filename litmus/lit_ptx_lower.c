@@ -941,12 +941,13 @@ static const char *stmt_text(Low *L, int32_t from, int32_t to)
     return r;
 }
 
-/* One instruction statement from token i (after any guard); returns the
-   index after its ';'. */
-static int32_t lower_stmt(Low *L, int32_t i, int guard, int gneg)
+/* One instruction statement whose text starts at token `from` (its
+   guard) and whose opcode is token i; returns the index after its ';'. */
+static int32_t lower_stmt(Low *L, int32_t from, int32_t i, int guard,
+                          int gneg)
 {
     Opnd o[MAX_OPS];
-    int n = 0, from = i;
+    int n = 0;
     LitInstr in;
     memset(&in, 0, sizeof in);
     L->optok = &L->mod->tok[i];
@@ -1089,7 +1090,7 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             lit_parse_name(P, &L.label_names, name, L.nlabels - 1);
             i += 2;
         } else if (is(&t[i], "@")) {
-            int neg = 0;
+            int neg = 0, at = i;
             i++;
             if (is(&t[i], "!")) {
                 neg = 1;
@@ -1103,9 +1104,9 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
                 continue;
             }
             int32_t g = reg_of(&L, &t[i]);
-            i = lower_stmt(&L, i + 1, g, neg);
+            i = lower_stmt(&L, at, i + 1, g, neg);
         } else if (t[i].kind == PT_ID) {
-            i = lower_stmt(&L, i, -1, 0);
+            i = lower_stmt(&L, i, i, -1, 0);
         } else {
             L.ptx_line = t[i].line;
             L.optok = &t[i];

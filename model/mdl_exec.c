@@ -623,6 +623,15 @@ static int thread_step(Exec *x)
         x->info->file = body_of(x->m, L, x->slot)->file;
         lit_format_instr(x->m->p, body_of(x->m, L, x->slot), d.in,
                          x->info->instr, sizeof x->info->instr);
+        if (d.in->guard) {              /* PTX's @p / @!p */
+            char rn[16];
+            const char *g = reg_name(x, d.in->guard - 1, rn, sizeof rn);
+            if (d.op == LIT_NOP)
+                mdl_info_effect(x->info, "not executed (%s is %s)", g,
+                                d.in->gneg ? "true" : "false");
+            else if (d.op == LIT_BRA)
+                mdl_info_effect(x->info, "taken");
+        }
     }
     f = lit_opflags(d.op);
     if (f & (LIT_OPF_READ | LIT_OPF_WRITE)) {
