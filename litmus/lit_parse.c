@@ -703,9 +703,16 @@ static void from_clause(LitParser *P, LitKernelX *kx)
     const char *ptx = path;
     if (len > 3 && !strcmp(path + len - 3, ".cu")) {
         char err[512];
+        for (int32_t i = 0; i < P->ncu_failed; i++)
+            if (!strcmp(P->cu_failed[i], path)) {
+                lit_parse_error(P, fat, "'%s' could not be compiled (the "
+                                "first error about it says why)", file);
+                return;
+            }
         ptx = lit_cuda_ptx(P, path, err, sizeof err);
         if (!ptx) {
             lit_parse_error(P, fat, "%s", err);
+            *LIT_PUSH(P, P->cu_failed, P->ncu_failed, P->capcu_failed) = path;
             return;
         }
     } else if (len <= 4 || strcmp(path + len - 4, ".ptx")) {

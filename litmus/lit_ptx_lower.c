@@ -68,6 +68,15 @@ typedef struct {
     int32_t *shared_loc;                /* per module shared variable: its
                                            LitParser.ptxlocs index, or -1 */
     int32_t npend, cappend;
+    uint8_t has_call;                   /* the body calls a function */
+    struct {                            /* where local memory is first used:
+                                           reported once, at the end */
+        int prio;                       /* 0 none, 1 an address, 2 an access */
+        int32_t ptx_line, line, col;
+        const char *file;
+    } local;
+    uint8_t covered;                    /* the statement is dropped for an
+                                           error reported already */
     /* the statement being lowered */
     const PtxTok *optok;
     int32_t ptx_line;
@@ -448,6 +457,36 @@ static int mods_ok(Low *L, const char *ok, int ty[2], int ntypes)
     return 0;
 }
 
+/* A use of local memory (access: an ld/st of it, else its declaration or
+   address): reported once per entry, at its first access if any (clang's
+   stack frame is many instructions on __local_depot, the first of them
+   on the function's line). -1. */
+static int local_use(Low *L, int access)
+{
+    int prio = access ? 2 : 1;
+    if (L->local.prio < prio) {
+        L->local.prio = prio;
+        L->local.ptx_line = L->ptx_line;
+        L->local.line = L->line;
+        L->local.col = L->col;
+        L->local.file = L->file;
+    }
+    L->covered = 1;
+    return -1;
+}
+
+/* Passing an argument to a call or reading its result: the call itself
+   is the error (precheck). -1. */
+static int call_param(Low *L, const char *what)
+{
+    if (L->has_call) {
+        L->covered = 1;
+        return -1;
+    }
+    fail(L, "%s", what);
+    return -1;
+}
+
 static int need(Low *L, int n, int want)
 {
     if (n == want)
@@ -548,6 +587,8 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
         if (mods_ok(L, "param", ty, 1) || need(L, n, 2) || !is_reg(L, &o[0]))
             return -1;
         int k = o[1].kind == O_MEM && o[1].sym ? param_of(L, o[1].sym) : -1;
+        if (k < 0 && o[1].kind == O_MEM && o[1].sym)
+            return call_param(L, "only whole scalar parameters are modelled");
         if (k < 0 || o[1].off) {
             fail(L, "only whole scalar parameters are modelled");
             return -1;
@@ -561,7 +602,9 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
             fixup(L, F_A_IMM, L->args[k].loc, 1, 0);
         return 0;
     }
-    if (has(L, "local") || has(L, "const") || has(L, "tex")) {
+    if (has(L, "local"))
+        return local_use(L, 1);
+    if (has(L, "const") || has(L, "tex")) {
         fail(L, "'%.*s': only global, generic and shared memory are "
              "modelled", L->optok->len, L->optok->text);
         return -1;
@@ -588,10 +631,13 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
 static int op_st(Low *L, Opnd *o, int n, LitInstr *in)
 {
     int ty[2];
-    if (has(L, "local") || has(L, "param")) {
-        fail(L, "'%.*s': only global, generic and shared memory are "
-             "modelled", L->optok->len, L->optok->text);
-        return -1;
+    if (has(L, "local"))
+        return local_use(L, 1);
+    if (has(L, "param")) {
+        char what[200];
+        snprintf(what, sizeof what, "'%.*s': only global, generic and shared "
+                 "memory are modelled", L->optok->len, L->optok->text);
+        return call_param(L, what);
     }
     if (mods_ok(L, "global shared weak relaxed release volatile wb wt cg cs "
                 "cta gpu sys v2 v4", ty, 1) ||
@@ -690,6 +736,10 @@ static int op_mov(Low *L, Opnd *o, int n, LitInstr *in)
 {
     int ty[2], base = !strcmp(L->mods[0], "cvt") ? 2 : 1;
     int cvta = !strcmp(L->mods[0], "cvta");
+    if ((cvta && has(L, "local")) ||
+        (n == 2 && o[1].kind == O_SYM && o[1].sym->len >= 13 &&
+         !memcmp(o[1].sym->text, "__local_depot", 13)))
+        return local_use(L, 0);
     if (mods_ok(L, cvta ? "to global shared generic" : "", ty, base) ||
         need(L, n, 2) || !is_reg(L, &o[0]))
         return -1;
@@ -980,9 +1030,10 @@ static int32_t lower_stmt(Low *L, int32_t from, int32_t i, int guard,
     int r = lower_op(L, o, n, &in);
     if (r == -1) {
         /* never skipped: a statement that is dropped was reported */
-        if (L->P->errs.n == errs)
+        if (L->P->errs.n == errs && !L->covered)
             fail(L, "'%.*s' is not in the PTX subset gpmc models "
                  "(specs/ptx.md)", L->optok->len, L->optok->text);
+        L->covered = 0;
         while (L->npend && L->pend[L->npend - 1].instr == L->ninstr)
             L->npend--;                 /* the statement is dropped */
         return i + 1;
@@ -1062,6 +1113,11 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
     L.file = mod->shown;
     const PtxTok *t = mod->tok;
     int32_t i = e->first;
+    for (int32_t j = e->first; j < e->end; j++)
+        if (t[j].kind == PT_ID && t[j].len >= 4 &&
+            !memcmp(t[j].text, "call", 4) && (t[j].len == 4 ||
+                                               t[j].text[4] == '.'))
+            L.has_call = 1;
     while (i < e->end) {
         if (is(&t[i], "{") || is(&t[i], "}")) {
             i++;
@@ -1071,12 +1127,15 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             i = past_semi(&L, i);
         } else if (is(&t[i], ".shared")) {
             i = past_semi(&L, i);       /* the module's (lit_ptx.c) */
-        } else if (is(&t[i], ".local") || is(&t[i], ".const") ||
-                   is(&t[i], ".global")) {
+        } else if (is(&t[i], ".local")) {
+            L.ptx_line = t[i].line;
+            local_use(&L, 0);
+            i = past_semi(&L, i);
+        } else if (is(&t[i], ".const") || is(&t[i], ".global")) {
             L.ptx_line = t[i].line;
             L.optok = &t[i];
-            fail(&L, "'%.*s' variables inside a function (stack arrays, "
-                 "local statics) are not modelled", t[i].len, t[i].text);
+            fail(&L, "'%.*s' variables inside a function are not modelled",
+                 t[i].len, t[i].text);
             i = past_semi(&L, i);
         } else if (t[i].kind == PT_ID && t[i].text[0] == '.') {
             i = past_semi(&L, i);       /* other directives end with ';' */
@@ -1114,6 +1173,13 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             i = past_semi(&L, i);
         }
     }
+    if (L.local.prio)
+        lit_ptx_error(P, mod, L.local.ptx_line,
+                      L.local.line ? L.local.file : NULL, L.local.line,
+                      L.local.col, "local memory (a stack array, or a local "
+                      "variable whose address is taken) is not modelled: "
+                      "gpmc checks global, generic and shared memory (in "
+                      "entry %s)", e->name);
     for (int32_t k = 0; k < L.nrefs; k++) {
         const PtxTok *r = L.refs[k].t;
         int32_t lb = lit_names_find(&L.label_names, r->text, (size_t)r->len);

@@ -286,6 +286,8 @@ typedef struct {
     int32_t nrseq, caprseq;
     PtxModule **ptx;                    /* modules read so far, by path */
     int32_t nptx, capptx;
+    const char **cu_failed;             /* .cu files clang failed on */
+    int32_t ncu_failed, capcu_failed;
     LitFixup *fixups;
     int32_t nfixups, capfixups;
     LitPtxLoc *ptxlocs;

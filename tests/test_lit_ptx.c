@@ -608,6 +608,9 @@ static int teardown(void **state)
 
 #define NOT_SUBSET "is not in the subset gpmc models (DESIGN section 7, " \
                    "specs/ptx.md) (in entry k)"
+#define LOCAL "local memory (a stack array, or a local variable whose " \
+              "address is taken) is not modelled: gpmc checks global, " \
+              "generic and shared memory (in entry k)"
 
 /* Each body's one error, at line 10 of $D/m.ptx, naming the instruction. */
 static const struct {
@@ -633,12 +636,11 @@ static const struct {
      "'0f3F800000': floating point is not modelled (in entry k)"},
     {"add.s64 %rd1, %rd2, 0d3FF0000000000000;",
      "'0d3FF0000000000000': floating point is not modelled (in entry k)"},
-    {".local .align 4 .b8 __local_depot0[16];",
-     "'.local' variables inside a function (stack arrays, local statics) "
-     "are not modelled (in entry k)"},
-    {"ld.local.u32 %r1, [%rd1];",
-     "'ld.local.u32': only global, generic and shared memory are modelled "
-     "(in entry k)"},
+    {".local .align 4 .b8 __local_depot0[16];", LOCAL},
+    {"ld.local.u32 %r1, [%rd1];", LOCAL},
+    {"cvta.local.u64 %rd1, %rd2;", LOCAL},
+    {".global .align 4 .u32 g;",
+     "'.global' variables inside a function are not modelled (in entry k)"},
     {"st.param.b32 [p0], %r1;",
      "'st.param.b32': only global, generic and shared memory are modelled "
      "(in entry k)"},
@@ -742,6 +744,31 @@ static void test_errors_positions(void **state)
     assert_fails(k_test,
                  "kern.cu:12:5: error: PTX instruction 'shfl.sync.idx.b32' "
                  NOT_SUBSET " (PTX line 10 of $D/m.ptx)\n");
+}
+
+/* A stack frame and a call are one error each, however many statements
+   make them up: local memory at its first access, a call at the call. */
+static void test_errors_once(void **state)
+{
+    (void)state;
+    put_module("\t.local .align 4 .b8 __local_depot0[16];\n"
+               "\tmov.u64 %SPL, __local_depot0;\n"
+               "\tcvta.local.u64 %SP, %SPL;\n"
+               "\tst.local.u32 [%SPL], 1;\n"
+               "\tst.local.u32 [%SPL+4], 2;\n"
+               "\tld.local.u32 %r1, [%SPL];");
+    assert_fails(k_test, "$D/m.ptx:13: error: " LOCAL "\n");
+    put_module("\t{\n"
+               "\t.param .b32 param0;\n"
+               "\tst.param.b32 [param0+0], %r1;\n"
+               "\t.param .b32 retval0;\n"
+               "\tcall.uni (retval0), _Z1fj, (param0);\n"
+               "\tld.param.b32 %r2, [retval0+0];\n"
+               "\t}");
+    assert_fails(k_test,
+                 "$D/m.ptx:14: error: a call that was not inlined: gpmc models "
+                 "one kernel body (mark device functions __forceinline__) (in "
+                 "entry k)\n");
 }
 
 /* Only the entries a test launches are lowered. */
@@ -1126,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_print_quoting_and_equality),
         cmocka_unit_test(test_body_errors),
         cmocka_unit_test(test_errors_positions),
+        cmocka_unit_test(test_errors_once),
         cmocka_unit_test(test_other_entries_ignored),
         cmocka_unit_test(test_from_errors),
         cmocka_unit_test(test_cuda_errors),
