@@ -443,6 +443,32 @@ static const char *reg_name(const Exec *x, int r, char *buf, size_t len)
     return lit_reg_name(&x->m->p->kernels[x->L->kernel], r, buf, len);
 }
 
+/* A register's value as a witness shows it: in a PTX kernel a generic
+   address is the element it points to ("&out[1]") or, inside none, hex;
+   anything else in decimal. */
+static const char *val_text(const Exec *x, int64_t v, char *buf, size_t len)
+{
+    const LitProgram *p = x->m->p;
+    int32_t loc;
+    int64_t idx;
+    if (!x->info)
+        return "";
+    if (!p->kernels[x->L->kernel].reg_names || v < LIT_WINDOW_PM ||
+        v >= LIT_WINDOW_SHARED + LIT_WINDOW_SIZE) {
+        snprintf(buf, len, "%lld", (long long)v);
+    } else if (!lit_addr_resolve(p, LIT_AS_GENERIC, v, 0, &loc, &idx) &&
+               lit_loc_address(p, loc) + idx * p->locs[loc].elem == v) {
+        if (p->locs[loc].is_array)
+            snprintf(buf, len, "&%s[%lld]", p->locs[loc].name,
+                     (long long)idx);
+        else
+            snprintf(buf, len, "&%s", p->locs[loc].name);
+    } else {
+        snprintf(buf, len, "0x%llx", (unsigned long long)v);
+    }
+    return buf;
+}
+
 static int fail(Exec *x, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -462,16 +488,33 @@ static int resolve(Exec *x)
     const LitLoc *l;
     if (!(x->d->flags & MDL_I_BOUNDS))
         return MDL_OK;
-    if (x->d->loc < 0)
+    if (x->d->loc < 0) {
+        /* what the address does point into, if anything */
+        const LitProgram *p = x->m->p;
+        char in[96] = "";
+        int32_t loc;
+        int64_t idx, a = x->d->index;
+        if (!lit_addr_resolve(p, x->d->in->m.aspace, a, 0, &loc, &idx)) {
+            int64_t start = lit_loc_address(p, loc) + idx * p->locs[loc].elem;
+            if (x->d->in->m.aspace == LIT_AS_SHARED && a < LIT_WINDOW_SIZE)
+                start -= LIT_WINDOW_SHARED;
+            char nm[64];
+            mdl_word_name(x->m, p->locs[loc].space,
+                          p->locs[loc].addr + (int32_t)idx, nm, sizeof nm);
+            snprintf(in, sizeof in, " (byte %lld of %s, a u%d element)",
+                     (long long)(a - start), nm, 8 * p->locs[loc].elem);
+        }
         return fail(x, MDL_E_BOUNDS, "address 0x%llx is not %s of a "
-                    "location", (unsigned long long)x->d->index,
+                    "location%s", (unsigned long long)a,
                     lit_opflags(x->d->op) & LIT_OPF_FLUSH
                         ? "a byte" : lit_type_bits(x->d->in->ty) == 64
                         ? "an aligned 8-byte element"
                         : lit_type_bits(x->d->in->ty) == 32
                         ? "an aligned 4-byte element"
                         : lit_type_bits(x->d->in->ty) == 16
-                        ? "an aligned 2-byte element" : "a 1-byte element");
+                        ? "an aligned 2-byte element" : "a 1-byte element",
+                    in);
+    }
     l = &x->m->p->locs[x->d->loc];
     if (l->is_array)
         return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for %s[%d]",
@@ -642,10 +685,10 @@ static int thread_step(Exec *x)
                      (long long)d.b);
         } else {
             set_reg(x, d.in->rd, v);
-            char rn[16];
-            mdl_info_effect(x->info, "%s = %lld",
+            char rn[16], vt[96];
+            mdl_info_effect(x->info, "%s = %s",
                             reg_name(x, d.in->rd, rn, sizeof rn),
-                            (long long)v);
+                            val_text(x, v, vt, sizeof vt));
         }
     } else if (f & LIT_OPF_COND) {
         int cmp = lit_opinfo[d.op].cmp;

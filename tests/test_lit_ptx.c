@@ -1015,9 +1015,11 @@ static void test_bounds(void **state)
     (void)state;
     static const struct { const char *launch, *error; } cases[] = {
         {"misaligned(b)", "bounds: address 0x100000000002 is not an aligned "
-         "4-byte element of a location at $T/bounds.ptx:16 (k, thread 0)"},
+         "4-byte element of a location (byte 2 of b[0], a u32 element) at "
+         "$T/bounds.ptx:16 (k, thread 0)"},
         {"wide(b)", "bounds: address 0x100000000000 is not an aligned 8-byte "
-         "element of a location at $T/bounds.ptx:27 (k, thread 0)"},
+         "element of a location (byte 0 of b[0], a u32 element) at "
+         "$T/bounds.ptx:27 (k, thread 0)"},
         {"past(b, 3)", "bounds: address 0x100000000010 is not an aligned "
          "4-byte element of a location at $T/bounds.ptx:43 (k, thread 0)"},
     };
