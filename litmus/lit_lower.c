@@ -106,6 +106,12 @@ static void assemble(LitParser *P)
         int32_t r = P->rseq[i];
         p->recover_seq[i] = r >= 0 ? r : P->nmk + (-r - 1);
     }
+    p->nptx = P->nptx;
+    const char **ptx = lit_parse_alloc(P, ((size_t)P->nptx + 1) *
+                                              sizeof *ptx);
+    for (int32_t i = 0; i < P->nptx; i++)
+        ptx[i] = P->ptx[i]->text;
+    p->ptx = ptx;
     p->nchecks = P->nchecks;
     p->checks = lit_parse_alloc(P, (size_t)P->nchecks * sizeof *p->checks);
     for (int32_t i = 0; i < P->nchecks; i++) {

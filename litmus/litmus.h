@@ -439,6 +439,12 @@ typedef struct {
                                            (inline kernels and `run`) */
     int32_t nchecks;
     LitCheck *checks;
+    int32_t nptx;                       /* the PTX modules its kernels come
+                                           from, in the order read: what the
+                                           program means besides its own
+                                           text (a result keyed by the test
+                                           file's content must cover them) */
+    const char *const *ptx;
     BaseArena *arena;
 } LitProgram;
 

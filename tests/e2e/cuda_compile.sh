@@ -119,3 +119,17 @@ GPMC_CLANG=/nonexistent expect_rc 2 "$GPMC" run k.litmus --model hw
 assert_grep "GPMC_CLANG missing" \
     "needs clang to compile CUDA to PTX, and GPMC_CLANG='/nonexistent' is not an executable$" \
     "$T/err"
+
+# a test's content covers the PTX of its kernels: after the .cu changes,
+# suite --resume checks it again instead of reusing the earlier result
+unset GPMC_CLANG
+sed 's/check recovered forall (out == {1, 2} || out == {10, 11})/check final forall (out == {10, 11})/' \
+    k.litmus >f.litmus
+expect_rc 0 "$GPMC" suite f.litmus --model hw --db s.db
+expect_rc 0 "$GPMC" suite f.litmus --model hw --db s.db --resume
+assert_grep "resumed" '^0 passed, 0 failed, 1 skipped (passed before)$' "$T/out"
+echo '// edited again' >>k.cu
+expect_rc 0 "$GPMC" suite f.litmus --model hw --db s.db --resume
+assert_grep "resumed after an edit" '^1 passed, 0 failed, 0 skipped (passed before)$' "$T/out"
+expect_rc 0 "$GPMC" query --db s.db --csv "SELECT count(DISTINCT sha256) FROM tests"
+assert_eq "test contents" "$(tail -n 1 "$T/out")" 2
