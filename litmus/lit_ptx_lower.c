@@ -8,16 +8,18 @@
  *   statement := '{' | '}' | label ':' | directive
  *              | ['@' ['!'] PRED] OPCODE [operand {',' operand}] ';'
  *   operand   := REG | SREG | NUM | ['-'] NUM | SYMBOL
+ *              | '{' REG {',' REG} '}'
  *              | '[' (REG | SYMBOL | NUM) [('+' | '-') NUM] ']'
  *
- * Registers are numbered per entry in order of first use. A parameter
- * load (ld.param) becomes a mov of the argument's value; a location's
- * address (and a __shared__ variable's) is only known after the layout,
- * so the operand is recorded as a fixup (LitFixup) that lit_lower.c
- * patches. Module-level .shared variables become shared locations of the
- * test, named by their PTX symbol, with elements of their alignment.
- * Every lowered instruction keeps its PTX text for witnesses and its CUDA
- * line (from .loc) as its position.
+ * Registers are numbered per entry in order of first use, their PTX
+ * names kept for witnesses. A parameter load (ld.param) becomes a mov of
+ * the argument's value; a location's address (and a __shared__
+ * variable's) is only known after the layout, so the operand is recorded
+ * as a fixup (LitFixup) that lit_lower.c patches. The .shared variables
+ * an entry uses become shared locations of the test (LitPtxLoc), named by
+ * their PTX symbol, with elements of their alignment. Every lowered
+ * instruction keeps its PTX text for witnesses and its CUDA line (from
+ * .loc) as its position. specs/ptx.md has the subset and the decisions.
  */
 #include <errno.h>
 #include <stdio.h>
