@@ -908,10 +908,11 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             i++;
         } else if (is(&t[i], ".loc")) {
             i = loc(&L, i);
-        } else if (is(&t[i], ".reg") || is(&t[i], ".pragma")) {
+        } else if (is(&t[i], ".reg") || is(&t[i], ".pragma") ||
+                   is(&t[i], ".shared")) {   /* demoted: lit_ptx.c */
             i = past_semi(&L, i);
-        } else if (is(&t[i], ".local") || is(&t[i], ".shared") ||
-                   is(&t[i], ".const") || is(&t[i], ".global")) {
+        } else if (is(&t[i], ".local") || is(&t[i], ".const") ||
+                   is(&t[i], ".global")) {
             L.ptx_line = t[i].line;
             L.optok = &t[i];
             fail(&L, "'%.*s' variables inside a function (stack arrays, "
