@@ -9,6 +9,7 @@
 #                   threads, the 8-thread goal (bench/README.md; ~11 min)
 #   make paper      the documents' claims against the timing model: the
 #                   table in specs/timing.md and specs/paper/*.svg
+#   make ptx        recompile the bundled CUDA files' committed .ptx (clang)
 #   make deps       install missing build and test dependencies (Debian)
 #   make V=1 ...    show the compiler's command lines
 #   make install PREFIX=/usr/local
@@ -38,7 +39,8 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan fuzz run bench paper deps deps-run install clean
+.PHONY: all test unit e2e asan fuzz run bench paper ptx deps deps-run install \
+        clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -150,6 +152,12 @@ run: deps-run $(RUN_GPMC)
 	$(RUN_GPMC) report html --db $(RUN_OUT)/gpmc.db \
 	  -o $(RUN_OUT)/report.html || st=3; \
 	echo; echo "HTML report: $(RUN_OUT)/report.html"; exit $$st
+
+# The PTX committed beside the bundled .cu files (litmus/suite/cuda), which
+# lets `make run` check them without clang: recompiled where stale (add
+# PTX_FLAGS=-f to recompile all, after a clang upgrade).
+ptx: gpmc
+	@sh litmus/suite/mkptx.sh $(PTX_FLAGS) ./gpmc litmus/suite
 
 bench: gpmc
 	$(call install-missing,gnuplot-nox spin time)
