@@ -43,7 +43,16 @@ extern const __device__ struct __gpmc_ntid blockDim;
 extern const __device__ struct __gpmc_nctaid gridDim;
 #undef __GPMC_DIM
 
-/* __syncthreads is clang's builtin (bar.sync 0). */
+/* __syncthreads: bar.sync 0 as inline assembly that clobbers memory, not
+   clang's builtin. clang 14's GlobalsAA takes the builtin's intrinsic
+   (llvm.nvvm.barrier0) to touch no internal global, so GVN moves a load of a
+   kernel's __shared__ variable above the barrier: a value broadcast through
+   shared memory is read before it is written (LLVM's known bug, intel/llvm
+   PR 1334; litmus/suite/cuda/gpm-prefix-sum.cu found it). An asm statement
+   is no intrinsic: the optimiser keeps every memory access on its side. */
+__GPMC_FN void __gpmc_syncthreads(void)
+{ asm volatile("bar.sync 0;" ::: "memory"); }
+#define __syncthreads() __gpmc_syncthreads()
 __GPMC_FN void __threadfence_block(void) { __nvvm_membar_cta(); }
 __GPMC_FN void __threadfence(void) { __nvvm_membar_gl(); }
 __GPMC_FN void __threadfence_system(void) { __nvvm_membar_sys(); }
