@@ -24,9 +24,10 @@ CFLAGS  := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(SAN) \
 LDLIBS  := -lsqlite3 -lm -pthread
 # What building and running need (graphviz draws the witnesses of the HTML
 # report), and what only the tests need on top (chromium opens the HTML
-# report in tests/e2e/report_html.sh).
+# report in tests/e2e/report_html.sh; clang compiles CUDA in
+# tests/e2e/cuda_syncthreads.sh and `make ptx`, never in `make run`).
 DEBS_RUN  := gcc make libsqlite3-dev graphviz
-DEBS_TEST := libcmocka-dev sqlite3 python3 chromium
+DEBS_TEST := libcmocka-dev sqlite3 python3 chromium clang
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
