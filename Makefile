@@ -9,6 +9,7 @@
 #                   threads, the 8-thread goal (bench/README.md; ~11 min)
 #   make paper      the documents' claims against the timing model: the
 #                   table in specs/timing.md and specs/paper/*.svg
+#   make ptx        recompile the bundled CUDA files' committed .ptx (clang)
 #   make deps       install missing build and test dependencies (Debian)
 #   make V=1 ...    show the compiler's command lines
 #   make install PREFIX=/usr/local
@@ -24,7 +25,7 @@ LDLIBS  := -lsqlite3 -lm -pthread
 # What building and running need (graphviz draws the witnesses of the HTML
 # report), and what only the tests need on top (chromium opens the HTML
 # report in tests/e2e/report_html.sh; clang compiles the CUDA files of the
-# tests and the CUDA that tests/e2e/fix_cuda.sh fixes; patch applies fix's
+# tests (tests/e2e/cuda_*.sh, `make ptx`) and the CUDA that tests/e2e/fix_cuda.sh fixes; patch applies fix's
 # diffs in fix_lin.sh; `make run` reads the bundled CUDA files' committed
 # .ptx).
 DEBS_RUN  := gcc make libsqlite3-dev graphviz
@@ -41,7 +42,8 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan fuzz run bench paper deps deps-run install clean
+.PHONY: all test unit e2e asan fuzz run bench paper ptx deps deps-run install \
+        clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -168,6 +170,12 @@ run: deps-run $(RUN_GPMC)
 	$(RUN_GPMC) report html --db $(RUN_OUT)/gpmc.db \
 	  -o $(RUN_OUT)/report.html || st=3; \
 	echo; echo "HTML report: $(RUN_OUT)/report.html"; exit $$st
+
+# The PTX committed beside the bundled .cu files (litmus/suite/cuda), which
+# lets `make run` check them without clang: recompiled where stale (add
+# PTX_FLAGS=-f to recompile all, after a clang upgrade).
+ptx: gpmc
+	@sh litmus/suite/mkptx.sh $(PTX_FLAGS) ./gpmc litmus/suite
 
 bench: gpmc
 	$(call install-missing,gnuplot-nox spin time)

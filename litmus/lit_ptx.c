@@ -317,11 +317,12 @@ static void read_module(LitParser *P, PtxModule *mod)
                 e.first = i + 1;
                 i = skip_braces(mod, i);
                 e.end = i - 1;
-                /* a function's __shared__ variables (clang declares them
-                   in its body) are static: the module's */
-                for (int32_t j = e.first; j < e.end; j++)
-                    if (is(&mod->tok[j], ".shared"))
-                        j = variable(P, mod, j) - 1;
+                /* clang demotes a __shared__ variable declared in a kernel
+                   into the function that uses it: the same per-CTA array,
+                   declared in the body under its mangled global name */
+                for (int32_t k = e.first; k < e.end; k++)
+                    if (is(&mod->tok[k], ".shared"))
+                        k = variable(P, mod, k) - 1;
                 if (entry)
                     *LIT_PUSH(P, mod->entries, mod->nentries,
                               mod->capentries) = e;

@@ -1125,10 +1125,9 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             i++;
         } else if (is(&t[i], ".loc")) {
             i = loc(&L, i);
-        } else if (is(&t[i], ".reg") || is(&t[i], ".pragma")) {
+        } else if (is(&t[i], ".reg") || is(&t[i], ".pragma") ||
+                   is(&t[i], ".shared")) {   /* demoted: lit_ptx.c */
             i = past_semi(&L, i);
-        } else if (is(&t[i], ".shared")) {
-            i = past_semi(&L, i);       /* the module's (lit_ptx.c) */
         } else if (is(&t[i], ".local")) {
             L.ptx_line = t[i].line;
             local_use(&L, 0);
