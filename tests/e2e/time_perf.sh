@@ -40,7 +40,8 @@ monotone() {  # file model
               exit bad }' "$1" || fail "$1: a variant is faster than its baseline under $2"
 }
 
-"$GPMC" time "$dir"/btree+*.litmus -D CTAS=8 -D TPB=64 -D LEVELS=3 -D WORK=4 \
+"$GPMC" time "$dir"/btree+*.litmus -D CTAS=8 -D TPB=64 -D ROUNDS=4 -D SPLIT=2 \
+    -D SHIFT=4 -D HALF=8 -D SEARCH=4 \
     --model scoped > "$tmp/bt"
 b=$(metric "$tmp/bt" BTREE+base scoped 3)
 wg=$(metric "$tmp/bt" BTREE+wg scoped 3)
