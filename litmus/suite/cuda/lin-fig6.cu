@@ -31,7 +31,7 @@ __global__ void tx(int *data)
     data[tid] = data[tid] + 1;
 }
 
-// the kernel-level epoch boundary (Fig. 4): write the L2 back and wait
+// the kernel-level epoch boundary (Fig. 3): write the L2 back and wait
 __global__ void epoch_boundary()
 {
     gpmc_l2wb();
