@@ -544,14 +544,20 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
 {
     unsigned mode = chk_model_mode(o);
     double t0 = chk_now();
+    ChkOptions again = *o;
     int broken;
     if (run_mode(p, o, mode, out, &broken, err, errlen))
         return -1;
     if (!broken)
         return 0;
     chk_report_free(*out);
-    if (run_mode(p, o, mode & ~(unsigned)MDL_CONFINE, out, &broken, err,
-                 errlen))
+    if (again.timeout_s > 0) {          /* the first run's time counts */
+        again.timeout_s -= chk_now() - t0;
+        if (again.timeout_s < 1e-3)
+            again.timeout_s = 1e-3;
+    }
+    if (run_mode(p, &again, mode & ~(unsigned)MDL_CONFINE, out, &broken,
+                 err, errlen))
         return -1;
     (*out)->elapsed_ms = (chk_now() - t0) * 1000.0;
     if ((*out)->arena) {
