@@ -330,6 +330,9 @@ typedef struct ChkRun {
     ChkOptions o;                       /* o.state: the store taken */
     int auto_state;                     /* the options left it to the run */
     unsigned mode;                      /* the model's (mdl_new) */
+    int conf_broken;                    /* a model of the run found
+                                           MDL_CONFINE's assumption false
+                                           (mdl_confine_broken) */
     Model *m;
     BaseArena *arena;                    /* the report's */
     BaseBudget mem;

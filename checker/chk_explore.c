@@ -729,8 +729,10 @@ void chk_workers_free(ChkRun *R)
         chk_pool_stop(&R->pool);
     for (int t = 0; t < R->nwk; t++) {
         ChkWorker *w = &R->wk[t];
-        if (t)
+        if (t && w->m) {
+            R->conf_broken |= mdl_confine_broken(w->m);
             mdl_free(w->m);
+        }
         base_free(w->s.w);
         sto_cursor_free(&w->cur);
         base_budget_free(&R->mem, w->log);

@@ -308,6 +308,11 @@ void mdl_free(Model *m)
         base_arena_free(m->arena);
 }
 
+int mdl_confine_broken(const Model *m)
+{
+    return m->conf_broken;
+}
+
 uint32_t mdl_max_words(const Model *m)
 {
     return m->max_words;
@@ -669,6 +674,9 @@ static int thread_step(Exec *x)
         return MDL_NOSTEP;
     mdl_decode_at(x->m, x->s, L, x->slot, &d);
     x->d = &d;
+    if ((x->m->mode & MDL_CONFINE) && d.word >= 0 &&
+        d.in->m.loc == LIT_MEM_ADDR && d.op != LIT_NOP)
+        red_access_check(x->m, L, x->slot, &d);
     x->e->gtid = d.gtid;
     x->e->kernel = L->kernel;
     x->e->line = d.line;

@@ -249,8 +249,12 @@ enum {
                                            the step before them */
     MDL_POR = 4,                        /* one thread's step alone where it
                                            stands for all */
-    MDL_SLICE = 8                       /* persistency kept only for PM
+    MDL_SLICE = 8,                      /* persistency kept only for PM
                                            words a check can observe */
+    MDL_CONFINE = 16                    /* with the others: a PTX access
+                                           through an unknown address
+                                           derived from a location's stays
+                                           in it (checked, below) */
 };
 
 /* NULL with the reason in err: MDL_OOM when memory ran out, else why the
@@ -260,6 +264,11 @@ enum {
 Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen);
 void mdl_free(Model *m);
+/* Whether some access this model executed left the location MDL_CONFINE
+   assumed it stays in (specs/checker.md, "Provenance"): what the model
+   explored is then not a reduction of the program's state graph, and the
+   check must be run again without MDL_CONFINE. */
+int mdl_confine_broken(const Model *m);
 uint32_t mdl_max_words(const Model *m);  /* upper bound on any state's len */
 const char *mdl_notes(const Model *m);   /* one-time notes, or "" */
 

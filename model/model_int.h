@@ -101,6 +101,8 @@ struct Model {
     int naive;
     unsigned mode;                      /* MDL_NAIVE, MDL_FUSE, … */
     struct MdlRed *red;                 /* reductions' data, or NULL */
+    int conf_broken;                    /* MDL_CONFINE's assumption failed
+                                           (mdl_confine_broken) */
     unsigned fx;                        /* MDL_FX_* of the current step */
     int fx_kept;                        /* the model sets fx */
     int vec_first;                      /* the store hook's store is the
@@ -201,6 +203,11 @@ static inline int mdl_kept(const Model *m, uint32_t l)
    are built) the per-launch caches. */
 int red_access_setup(Model *m);
 int red_access_launches(Model *m);
+/* MDL_CONFINE: records in conf_broken when decoded access d of slot, about
+   to run, leaves the words its footprint assumed (red_access.c,
+   PROVENANCE). */
+void red_access_check(Model *m, const MdlLaunch *L, int slot,
+                      const MdlInstr *d);
 /* red_slice.c: fills Model.observed (before the model's own setup, which
    lays out its region by it). */
 int red_slice_setup(Model *m);

@@ -10,7 +10,23 @@
  * of the thread); a load or an atomic, or a set of more than VS_MAX
  * values, makes it unknown. An index through an unknown register may be
  * any word of its declaration. Iterating to a fixpoint terminates because
- * sets only grow and are capped.
+ * sets only grow and are capped: known sets grow to VS_MAX, then become
+ * unknown with bases (below), whose bases grow to VS_MAX, then plain
+ * unknown.
+ *
+ * PROVENANCE (MDL_CONFINE). An unknown value may keep BASES: the values it
+ * was computed from by adding an unknown (`add`, `sub`, `mad`'s addend, a
+ * 64-bit `mov`/`cvta` of one): HCL's `b->sig[lane]`, lane loaded, is sig's
+ * address plus something. A PTX access through such a register is assumed
+ * to stay in the locations its bases (plus the constant offset) fall in
+ * (FP_CONF), where an unknown address would otherwise be any word of any
+ * space. That is an ASSUMPTION, not a fact of the semantics (DESIGN
+ * section 7 lets an access land on any element of any location), and it
+ * is checked where it matters: every executed access of an FP_CONF
+ * instruction must land in its footprint (red_access_check), else the
+ * model records it (mdl_confine_broken) and the checker runs the check
+ * again without MDL_CONFINE. Why a clean run is exact: specs/checker.md,
+ * "Provenance".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +35,25 @@
 
 #define VS_MAX 16
 
+/* Known (!top): the value is one of v[0..n). Unknown (top): any value;
+   with n > 0, one of the bases v[0..n) plus an unknown (PROVENANCE). */
 typedef struct {
     int top, n;
     int64_t v[VS_MAX];
 } Vs;
 
+/* Adds x to s's values, or to its bases when it is unknown; a known set
+   that overflows keeps its first value as a base, bases that overflow
+   are dropped. */
 static int vs_add(Vs *s, int64_t x)
 {
-    if (s->top)
+    if (s->top && !s->n)
         return 0;
     for (int i = 0; i < s->n; i++)
         if (s->v[i] == x)
             return 0;
     if (s->n == VS_MAX) {
+        s->n = s->top ? 0 : 1;
         s->top = 1;
         return 1;
     }
@@ -42,15 +64,31 @@ static int vs_add(Vs *s, int64_t x)
 static int vs_merge(Vs *dst, const Vs *src)
 {
     int changed = 0;
-    if (dst->top)
+    if (dst->top && !dst->n)
         return 0;
-    if (src->top) {
+    if (src->top && !src->n) {
         dst->top = 1;
+        dst->n = 0;
         return 1;
+    }
+    if (src->top && !dst->top) {
+        if (!dst->n) {
+            *dst = *src;
+            return 1;
+        }
+        dst->top = 1;                   /* dst's values become bases */
+        changed = 1;
     }
     for (int i = 0; i < src->n; i++)
         changed |= vs_add(dst, src->v[i]);
     return changed;
+}
+
+/* An unknown value with a's values (or bases) as its bases. */
+static void vs_based(Vs *out, const Vs *a)
+{
+    *out = *a;
+    out->top = 1;
 }
 
 static void opd_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
@@ -64,6 +102,40 @@ static void opd_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
     case LIT_OPD_IMM: vs_add(out, o->imm); break;
     default: vs_add(out, 0); break;
     }
+}
+
+/* The bases of an unknown result (PROVENANCE): an address plus or minus
+   an unknown integer keeps the address's values (or bases) as its bases;
+   anything else has none. An operand with bases, or a known one beside an
+   unknown one without, is the address; two of them are not. */
+static void def_bases(const LitInstr *in, const Vs *a, const Vs *b,
+                      const Vs *c, Vs *out)
+{
+    const Vs *addr = NULL, *other = NULL;
+    switch (lit_opinfo[in->op].alu) {
+    case LIT_MOV:
+        if (lit_type_bits(in->ty) == 64 && lit_type_bits(in->sty) == 64)
+            addr = a;
+        break;
+    case LIT_ADD:
+        addr = a->top && a->n ? a : (b->top && b->n) || a->top ? b : a;
+        other = addr == a ? b : a;
+        break;
+    case LIT_SUB:
+        addr = a;
+        other = b;
+        break;
+    case LIT_MAD:                       /* a * b + c */
+        if (!(a->top && a->n) && !(b->top && b->n))
+            addr = c;
+        break;
+    default:
+        break;
+    }
+    if (!addr || (addr->top && !addr->n) ||
+        (other && (other->top ? other->n > 0 : !addr->top)))
+        return;
+    vs_based(out, addr);
 }
 
 /* The values instruction `in` may give its destination register: what
@@ -84,6 +156,7 @@ static void def_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
     opd_vals(k, gtid, regs, &in->c, &c);
     if (a.top || b.top || c.top || a.n * b.n * c.n > VS_MAX) {
         out->top = 1;
+        def_bases(in, &a, &b, &c, out);
         return;
     }
     for (int i = 0; i < a.n; i++)
@@ -239,27 +312,329 @@ static void index_vals(const LitKernel *k, int32_t gtid, const Vs *regs,
     }
 }
 
+/* PATHS: limits of one thread's path exploration (instructions executed
+   over all paths, bytes of states kept); beyond them the thread's value
+   sets are the flow-insensitive ones. */
+#define PATH_STEPS 65536
+#define PATH_BYTES ((size_t)4 << 20)
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One representation per set, so that equal states compare equal. */
+static void vs_norm(Vs *s)
+{
+    if (s->top && !s->n)
+        memset(s->v, 0, sizeof s->v);
+    qsort(s->v, (size_t)s->n, sizeof *s->v, cmp_i64);
+    memset(s->v + s->n, 0, (size_t)(VS_MAX - s->n) * sizeof *s->v);
+}
+
+/* Whether a guard or branch on predicate set p goes each way: bit 1
+   taken, bit 2 not (both when unknown). */
+static int guard_ways(const LitInstr *in, const Vs *p)
+{
+    int ways = 0;
+    if (p->top)
+        return 3;
+    for (int i = 0; i < p->n; i++)
+        ways |= (lit_type_value(LIT_PRED, p->v[i]) != 0) != (in->gneg != 0)
+                    ? 1 : 2;
+    return ways;
+}
+
+typedef struct {
+    const LitKernel *k;
+    const LitBody *b;
+    int32_t gtid;
+    size_t nr;                          /* registers per state */
+    Vs *st;                             /* states: kept ones, then the
+                                           stack of ways not yet taken */
+    int32_t *pcs;                       /* their pcs */
+    size_t nkept, nstack, cap;
+    uint32_t *hash;                     /* open addressing over kept states
+                                           (index + 1), hcap entries */
+    size_t hcap;
+} Paths;
+
+static uint64_t state_hash(const Paths *P, int32_t pc, const Vs *r)
+{
+    const unsigned char *c = (const unsigned char *)r;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)pc;
+    for (size_t i = 0; i < P->nr * sizeof *r; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Room for one more state at the end; -1 past PATH_BYTES. */
+static int paths_room(Paths *P)
+{
+    size_t need = P->nkept + P->nstack + 1;
+    if (need * P->nr * sizeof *P->st > PATH_BYTES)
+        return -1;
+    if (BASE_GROW(P->st, P->cap, need * P->nr))
+        return -1;
+    {
+        size_t pcap = P->cap / P->nr + 1;
+        int32_t *np = base_realloc(P->pcs, pcap * sizeof *np);
+        if (!np)
+            return -1;
+        P->pcs = np;
+    }
+    return 0;
+}
+
+/* Whether state (pc, r) was kept before; else keeps it (the stack above
+   the kept states moves up one). 1 seen, 0 new, -1 out of room. */
+static int paths_seen(Paths *P, int32_t pc, const Vs *r)
+{
+    uint64_t h = state_hash(P, pc, r);
+    size_t at;
+    if (2 * (P->nkept + 1) > P->hcap) {
+        size_t ncap = P->hcap ? 2 * P->hcap : 64;
+        uint32_t *nh = base_calloc(ncap, sizeof *nh);
+        if (!nh)
+            return -1;
+        for (size_t i = 0; i < P->nkept; i++) {
+            size_t j = state_hash(P, P->pcs[i], P->st + i * P->nr) % ncap;
+            while (nh[j])
+                j = (j + 1) % ncap;
+            nh[j] = (uint32_t)i + 1;
+        }
+        base_free(P->hash);
+        P->hash = nh;
+        P->hcap = ncap;
+    }
+    for (at = h % P->hcap; P->hash[at]; at = (at + 1) % P->hcap) {
+        size_t i = P->hash[at] - 1;
+        if (P->pcs[i] == pc &&
+            !memcmp(P->st + i * P->nr, r, P->nr * sizeof *r))
+            return 1;
+    }
+    if (paths_room(P))
+        return -1;
+    memmove(P->st + (P->nkept + 1) * P->nr, P->st + P->nkept * P->nr,
+            P->nstack * P->nr * sizeof *P->st);
+    memmove(P->pcs + P->nkept + 1, P->pcs + P->nkept,
+            P->nstack * sizeof *P->pcs);
+    memcpy(P->st + P->nkept * P->nr, r, P->nr * sizeof *r);
+    P->pcs[P->nkept] = pc;
+    P->hash[at] = (uint32_t)P->nkept + 1;
+    P->nkept++;
+    return 0;
+}
+
+static int paths_push(Paths *P, int32_t pc, const Vs *r)
+{
+    size_t i = P->nkept + P->nstack;
+    if (paths_room(P))
+        return -1;
+    memcpy(P->st + i * P->nr, r, P->nr * sizeof *r);
+    P->pcs[i] = pc;
+    P->nstack++;
+    return 0;
+}
+
+/* PATHS. The values of each memory instruction's index (or address)
+   register in thread gtid of a PTX kernel (at, per pc; an instruction no
+   path reaches gets none), by running the thread on abstract states:
+   every register holds a value set, a load makes it unknown, and a branch
+   or guard whose predicate is not known goes both ways. Each state stands
+   for the concrete states whose registers hold values of its sets, and
+   its successors for all of theirs (def_vals is lit_alu over the sets), so
+   every path of the thread is followed. States at branch targets are
+   kept, and a state met again is not followed twice: every loop closes
+   there or grows a known counter (checkpointKernel's `offset += stride`
+   runs its one pass and leaves, where the flow-insensitive sets of
+   thread_values lose the counter). -1 beyond PATH_STEPS or PATH_BYTES. */
+static int thread_paths(const LitKernel *k, int32_t gtid, const LitBody *b,
+                        Vs *at)
+{
+    Paths P;
+    Vs *cur = NULL;
+    uint8_t *target = base_calloc((size_t)b->ninstr + 1, 1);
+    long steps = 0;
+    int rc = -1;
+    memset(&P, 0, sizeof P);
+    P.k = k;
+    P.b = b;
+    P.gtid = gtid;
+    P.nr = k->nregs ? (size_t)k->nregs : 1;
+    cur = base_malloc(P.nr * sizeof *cur);
+    if (!target || !cur)
+        goto out;
+    for (int32_t pc = 0; pc < b->ninstr; pc++) {
+        const LitInstr *in = &b->code[pc];
+        at[pc].top = 0;
+        at[pc].n = 0;
+        if ((lit_opflags(in->op) & LIT_OPF_BRANCH) && in->target < b->ninstr)
+            target[in->target] = 1;
+    }
+    for (size_t r = 0; r < P.nr; r++) {
+        cur[r].top = 0;
+        cur[r].n = 0;
+        vs_add(&cur[r], 0);
+        vs_norm(&cur[r]);
+    }
+    if (paths_push(&P, 0, cur))
+        goto out;
+    while (P.nstack) {
+        int32_t pc;
+        P.nstack--;
+        pc = P.pcs[P.nkept + P.nstack];
+        memcpy(cur, P.st + (P.nkept + P.nstack) * P.nr, P.nr * sizeof *cur);
+        while (pc < b->ninstr) {
+            const LitInstr *in = &b->code[pc];
+            unsigned f = lit_opflags(in->op);
+            uint16_t set[LIT_MAX_VEC];
+            int ns, ways = 1, seen;
+            if (++steps > PATH_STEPS)
+                goto out;
+            if (target[pc] && (seen = paths_seen(&P, pc, cur)) != 0) {
+                if (seen < 0)
+                    goto out;
+                break;
+            }
+            if (in->guard)
+                ways = guard_ways(in, &cur[in->guard - 1]);
+            if (ways & 2) {             /* the instruction does nothing */
+                if (ways == 2) {
+                    pc++;
+                    continue;
+                }
+                if (paths_push(&P, pc + 1, cur))
+                    goto out;
+            }
+            if (f & (LIT_OPF_MEM | LIT_OPF_FLUSH)) {
+                Vs idx;
+                index_vals(k, gtid, cur, in, &idx);
+                vs_merge(&at[pc], &idx);
+            }
+            ns = lit_instr_sets(in, set);
+            if (ns) {
+                Vs d;
+                def_vals(k, gtid, cur, in, &d);
+                if (!d.top && !d.n)
+                    break;              /* fails on every value */
+                vs_norm(&d);
+                for (int j = 0; j < ns; j++)
+                    cur[set[j]] = d;
+            }
+            if ((f & LIT_OPF_ENDS) ||
+                ((f & LIT_OPF_BRANCH) && !(f & LIT_OPF_COND) &&
+                 in->target >= b->ninstr))
+                break;
+            if (!(f & LIT_OPF_BRANCH)) {
+                pc++;
+                continue;
+            }
+            if (f & LIT_OPF_COND) {     /* a litmus branch: both ways */
+                if (paths_push(&P, pc + 1, cur))
+                    goto out;
+            }
+            pc = in->target;
+        }
+    }
+    rc = 0;
+out:
+    base_free(P.st);
+    base_free(P.pcs);
+    base_free(P.hash);
+    base_free(cur);
+    base_free(target);
+    return rc;
+}
+
+/* The value set of each memory instruction's index (or address)
+   register in thread gtid (at, per pc): PATHS for a PTX kernel, else (or
+   beyond PATHS' limits) from the flow-insensitive sets, into regs. */
+static void access_values(const LitKernel *k, int32_t gtid, const LitBody *b,
+                          Vs *regs, Vs *at)
+{
+    if (k->from && !thread_paths(k, gtid, b, at))
+        return;
+    thread_values(k, gtid, b, regs);
+    for (int pc = 0; pc < b->ninstr; pc++)
+        index_vals(k, gtid, regs, &b->code[pc], &at[pc]);
+}
+
+/* PROVENANCE: the locations (at most 2 * VS_MAX, into locs) an access of
+   in whose address register is unknown with bases idx is assumed to stay
+   in, in in's window: those holding a base, and a base plus the constant
+   offset where that falls in a location (a struct's later field is a
+   location of its own: `[%rd25+8]`, %rd25 = &b->sig[lane], is b->loc[lane];
+   `[%rd15+-4]`, %rd15 = log + head, stays in log).
+   Returns how many, or -1 when the access may be anywhere (no bases, one
+   in no location, a litmus operand, or MDL_CONFINE off). */
+static int confine(const Model *m, const LitInstr *in, const Vs *idx,
+                   int32_t *locs)
+{
+    int n = 0;
+    if (!(m->mode & MDL_CONFINE) || in->m.loc != LIT_MEM_ADDR ||
+        !idx->top || !idx->n)
+        return -1;
+    for (int v = 0; v < 2 * idx->n; v++) {
+        int64_t x = idx->v[v / 2], e;
+        int32_t loc;
+        int seen = 0;
+        if (v % 2)
+            x = (int64_t)((uint64_t)x + (uint64_t)in->m.off);
+        if (lit_addr_resolve(m->p, in->m.aspace, x, 0, &loc, &e)) {
+            if (v % 2)
+                continue;
+            return -1;
+        }
+        for (int q = 0; q < n; q++)
+            seen |= locs[q] == loc;
+        if (!seen)
+            locs[n++] = loc;
+    }
+    return n;
+}
+
 int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
 {
     const LitProgram *p = m->p;
     const LitKernel *k = &p->kernels[kernel];
     int64_t total = (int64_t)k->grid * k->block;
-    Vs *regs = base_malloc(((size_t)k->nregs + 1) * sizeof *regs);
-    if (!regs)
+    int32_t most = 0;
+    Vs *regs = base_malloc(((size_t)k->nregs + 1) * sizeof *regs), *at;
+    for (int q = 0; q < k->nbodies; q++)
+        if (k->bodies[q].ninstr > most)
+            most = k->bodies[q].ninstr;
+    at = base_malloc(((size_t)most + 1) * sizeof *at);
+    if (!regs || !at) {
+        base_free(regs);
+        base_free(at);
         return -1;
+    }
     for (int64_t g = 0; g < total; g++) {
         const LitBody *b;
         if (k->body_of[g] < 0)
             continue;
         b = &k->bodies[k->body_of[g]];
-        thread_values(k, (int32_t)g, b, regs);
+        access_values(k, (int32_t)g, b, regs, at);
         for (int pc = 0; pc < b->ninstr; pc++) {
             const LitInstr *in = &b->code[pc];
             const LitLoc *l;
-            Vs idx;
+            int32_t locs[2 * VS_MAX];
+            int nl;
+            Vs idx = at[pc];
             if (!(lit_opflags(in->op) & LIT_OPF_READ))
                 continue;
-            index_vals(k, (int32_t)g, regs, in, &idx);
+            /* the same assumption as the launch's footprints, checked
+               there (red_access_check): none beyond RED_MAX_THREADS */
+            nl = total <= RED_MAX_THREADS ? confine(m, in, &idx, locs) : -1;
+            for (int q = 0; q < nl; q++) {
+                l = &p->locs[locs[q]];
+                if (l->space == LIT_PM)
+                    memset(mark + l->addr, 1, (size_t)l->size);
+            }
+            if (nl >= 0)
+                continue;
             if (idx.top && in->m.loc == LIT_MEM_ADDR) {
                 memset(mark, 1, (size_t)p->pm_words);
                 continue;
@@ -281,6 +656,7 @@ int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
         }
     }
     base_free(regs);
+    base_free(at);
     return 0;
 }
 
@@ -574,12 +950,16 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
     const LitProgram *p = m->p;
     const LitKernel *k = &p->kernels[L->kernel];
     const LitBody *b = &k->bodies[L->body[i]];
-    Vs *regs = base_malloc(((size_t)k->nregs + 1) * sizeof *regs);
+    Vs *regs = base_malloc(((size_t)k->nregs + 1) * sizeof *regs),
+       *at = base_malloc(((size_t)b->ninstr + 1) * sizeof *at);
     uint32_t *pool = NULL, npool = 0;
     size_t cap = 0;
-    if (!regs)
+    if (!regs || !at) {
+        base_free(regs);
+        base_free(at);
         return -1;
-    thread_values(k, L->gtid[i], b, regs);
+    }
+    access_values(k, L->gtid[i], b, regs, at);
     sr->acc = base_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
                                         sizeof *sr->acc);
     sr->sticky = base_arena_alloc(m->arena, (size_t)b->ninstr + 1);
@@ -594,18 +974,28 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
             !(a->flags & FP_LINE))
             continue;
         {
-            Vs idx;
+            Vs idx = at[pc];
             uint32_t start = npool;
-            index_vals(k, L->gtid[i], regs, in, &idx);
+            int32_t locs[2 * VS_MAX];
+            int nl = confine(m, in, &idx, locs);
             a->rw = (uint8_t)((lit_opflags(in->op) & LIT_OPF_READ
                                    ? MDL_I_READ : 0) |
                               (lit_opflags(in->op) & LIT_OPF_WRITE
                                    ? MDL_I_WRITE : 0));
-            if (BASE_GROW(pool, cap, 2 * ((size_t)npool +
-                                         (idx.top ? 1 : (size_t)idx.n *
-                                                        LIT_MAX_VEC))))
+            if (BASE_GROW(pool, cap, 2 * ((size_t)npool + 2 * VS_MAX *
+                                                          LIT_MAX_VEC)))
                 goto oom;
-            if (idx.top && in->m.loc == LIT_MEM_ADDR) {
+            if (nl >= 0) {
+                a->flags |= FP_CONF;
+                for (int q = 0; q < nl; q++) {
+                    const LitLoc *l = &p->locs[locs[q]];
+                    pool[2 * npool] = red_access_id(m, L, i, l->space,
+                                                    l->addr);
+                    pool[2 * npool + 1] = pool[2 * npool] +
+                                          (uint32_t)l->size - 1;
+                    npool++;
+                }
+            } else if (idx.top && in->m.loc == LIT_MEM_ADDR) {
                 pool[2 * npool] = 0;    /* any word of any space */
                 pool[2 * npool + 1] = red_access_id(m, L, L->nthreads - 1,
                                                     LIT_SHARED,
@@ -659,6 +1049,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
                                             sizeof *sr->foot[1]);
     base_free(pool);
     base_free(regs);
+    base_free(at);
     if (!sr->foot[0] || !sr->foot[1]) {
         sr->acc = NULL;
         return -1;
@@ -668,6 +1059,7 @@ oom:
     sr->acc = NULL;
     base_free(pool);
     base_free(regs);
+    base_free(at);
     return -1;
 }
 
@@ -799,6 +1191,33 @@ int red_access_meet(const uint32_t *a, uint32_t na, const uint32_t *b,
             return 1;
     }
     return 0;
+}
+
+void red_access_check(Model *m, const MdlLaunch *L, int slot,
+                      const MdlInstr *d)
+{
+    MdlSlotRed *sr;
+    const MdlAcc *a;
+    if (m->conf_broken)
+        return;
+    sr = slot_red(m, L, slot);
+    if (!sr) {
+        /* no footprint assumes anything about a launch beyond
+           RED_MAX_THREADS (nor does red_access_pm_reads); out of memory,
+           the assumption cannot be checked */
+        m->conf_broken = L->nthreads <= RED_MAX_THREADS;
+        return;
+    }
+    a = &sr->acc[d->pc];
+    if (!(a->flags & FP_CONF))
+        return;
+    for (int k = 0; k < d->nelem; k++)
+        if (!red_access_has(sr->pool + 2 * a->first, a->n,
+                            red_access_id(m, L, slot, d->space,
+                                          d->words[k]))) {
+            m->conf_broken = 1;
+            return;
+        }
 }
 
 const uint32_t *red_access_lines(Model *m, const MdlLaunch *L, int j,

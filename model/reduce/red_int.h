@@ -82,8 +82,11 @@ enum {
                                            the thread and writes memory,
                                            may grow the images, or acts on
                                            the hierarchy */
-    FP_WT = 1024                        /* a write-through to a line the
+    FP_WT = 1024,                       /* a write-through to a line the
                                            model keeps */
+    FP_CONF = 2048                      /* its words rest on PROVENANCE
+                                           (red_access.c): checked when it
+                                           runs (red_access_check) */
 };
 
 /* Threads per launch beyond which footprints are not computed: the steps
