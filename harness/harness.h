@@ -70,8 +70,8 @@ void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
 /* The first n bytes of s as a string (base_malloc'd), or NULL. */
 char *h_strndup(const char *s, size_t n);
-/* h_suggest.c: the known word nearest to word, if close; else NULL. */
-const char *h_suggest(const char *word, const char *const *known, int n);
+/* The known word nearest to word, if close; else NULL (base_suggest). */
+#define h_suggest base_suggest
 int h_parse_int(const char *s, int64_t *v);
 void h_lit_options(const HOpts *o, LitOptions *lo);
 
@@ -110,8 +110,11 @@ typedef struct {
 /* What a file of mode m that is not a regular file is, for an error
    ("is a FIFO, not a regular file"). */
 const char *h_file_kind(mode_t m);
-/* The bytes of a regular file of at most H_MAX_FILE bytes (base_malloc'd,
-   NUL-terminated), or NULL with the reason in why. */
+/* The name messages and the results give a file: "<stdin>" for "-". */
+const char *h_file_name(const char *path);
+/* The bytes of a regular file of at most H_MAX_FILE bytes, or of standard
+   input for "-" (base_malloc'd, NUL-terminated), or NULL with the reason
+   in why. */
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
 /* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
 int h_file_load(const char *path, const HOpts *o, HFile *f);
