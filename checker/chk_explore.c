@@ -564,6 +564,8 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     b.visit = visit;
     b.ctx = ctx;
     b.par = level == 0 && R->nwk > 1;   /* for levels of PAR_MIN states */
+    assert(level < 32);
+    R->exploring |= 1u << level;
     if (b.par)
         sto_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
     if (chk_space_reset(sp) ||
@@ -622,6 +624,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
         }
     }
 out:
+    R->exploring &= ~(1u << level);
     R->states += chk_space_count(sp);
     if (b.par)
         sto_seg_free(&b.disc);

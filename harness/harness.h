@@ -153,6 +153,8 @@ typedef struct {
     const char *test, *model;
     double last;                        /* when the last line was printed */
     int tty;                            /* rewrite one line in place */
+    int ansi;                           /* ... clearing it with ESC [ K */
+    int width;                          /* of the last line's text */
 } HProgress;
 
 void h_progress_start(HProgress *pg, const char *test, const char *model);

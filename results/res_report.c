@@ -25,6 +25,7 @@ typedef struct {
     int fmt;
     Variants vs;
     ResTable *keep;                     /* owns label texts */
+    int64_t rows;                       /* data rows of the report */
 } Report;
 
 static void variants_free(Variants *vs)
@@ -269,6 +270,7 @@ static int report_verdicts(Report *R, FILE *out)
     }
     if (!rc)
         rc = emit(R, t, out);
+    R->rows = t ? res_table_rows(t) : 0;
     if (!rc && R->fmt == RES_FMT_TABLE) {
         count(out, res_table_rows(t), "row");
         fputs(", ", out);
@@ -372,6 +374,7 @@ static int report_unexpected(Report *R, FILE *out)
         rc = emit(R, bad, out);
     if (!rc && text)
         rc = emit(R, inc, out);
+    R->rows = nbad + (inc != bad && inc ? res_table_rows(inc) : 0);
     if (!rc && text) {
         count(out, nbad, "unexpected verdict");
         fputs(", ", out);
@@ -422,6 +425,7 @@ static int report_costs(Report *R, FILE *out)
     rc = fill(R, t, off, COSTS_SQL, pick, 5);
     if (!rc)
         rc = emit(R, t, out);
+    R->rows = res_table_rows(t);
     if (!rc && R->fmt == RES_FMT_TABLE) {
         count(out, res_table_rows(t), "check");
         fputs("; baseline: FAMILY+base at the same model and config,"
@@ -451,6 +455,7 @@ static int report_disagreements(Report *R, FILE *out)
               RES_DISAGREEMENTS_ORDER, pick, 5);
     if (!rc)
         rc = emit(R, t, out);
+    R->rows = res_table_rows(t);
     if (!rc && R->fmt == RES_FMT_TABLE) {
         count(out, res_table_rows(t), "disagreement");
         fputc('\n', out);
@@ -462,6 +467,14 @@ static int report_disagreements(Report *R, FILE *out)
 
 int res_report(ResDb *db, const char *which, int fmt, FILE *out)
 {
+    int64_t rows;
+    return res_report_rows(db, which, fmt, out, &rows);
+}
+
+int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
+                    int64_t *rows)
+{
+    *rows = 0;
     static const struct {
         const char *name;
         int (*fn)(Report *, FILE *);
@@ -475,10 +488,11 @@ int res_report(ResDb *db, const char *which, int fmt, FILE *out)
         if (strcmp(which, reports[i].name))
             continue;
         static const char *const none[] = {""};
-        Report R = {db, fmt, {NULL, 0, 0}, res_table_new(1, none)};
+        Report R = {db, fmt, {NULL, 0, 0}, res_table_new(1, none), 0};
         int rc = R.keep ? load_variants(&R) : oom(db);
         if (!rc)
             rc = reports[i].fn(&R, out);
+        *rows = R.rows;
         variants_free(&R.vs);
         res_table_free(R.keep);
         return rc;

@@ -152,6 +152,10 @@ int res_table_print(const ResTable *t, int fmt, FILE *out);
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out);
 /* which: verdicts unexpected costs disagreements; fmt RES_FMT_*. */
 int res_report(ResDb *db, const char *which, int fmt, FILE *out);
+/* The same, and how many data rows it printed (`report --status`;
+   unexpected: the unexpected verdicts and the failed checks). */
+int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
+                    int64_t *rows);
 /* Renders DOT graphs as SVG documents: svgs[i] (base_malloc'd) for dots[i],
    left NULL when it cannot (no Graphviz, a NULL graph). The caller of
    res_report_html provides it; results runs no programs. */
