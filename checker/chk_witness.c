@@ -467,6 +467,20 @@ static int through_recovery(ChkRun *R, Seg *seg, uint32_t img, int err,
     return recovery_segs(R, seg, 1, img, err, id);
 }
 
+/* The violation's image: the main program's crash image img, where the
+   witness's first crash leaves PM (crash and recovered witnesses, errors
+   in recovery), as the text shows it. */
+static void set_image(ChkRun *R, ChkViolation *v, uint32_t img)
+{
+    Buf ib = {0};
+    chk_image_expand(R, img, R->img.full);
+    image_text(R, R->img.full, &ib);
+    v->image = base_arena_strdup(R->arena, ib.s ? ib.s : "");
+    if (ib.failed || !v->image)
+        chk_fail(R);
+    base_str_free(&ib);
+}
+
 void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
 {
     W w;
@@ -495,15 +509,8 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
                          sizeof buf);
         put(&w.text, "%s\n", buf);
         snprintf(w.outcome, sizeof w.outcome, "%s", buf);
-        if (ph == LIT_CRASH) {
-            Buf ib = {0};
-            chk_image_expand(R, R->outs[ph].o[o].aux, R->img.full);
-            image_text(R, R->img.full, &ib);
-            v->image = base_arena_strdup(R->arena, ib.s ? ib.s : "");
-            if (ib.failed || !v->image)
-                chk_fail(R);
-            base_str_free(&ib);
-        }
+        if (ph != LIT_FINAL)
+            set_image(R, v, R->outs[ph].o[o].aux);
     }
     finish(&w, v, v->kind);
 }
@@ -523,5 +530,7 @@ void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
         n = through_recovery(R, seg, R->err[err].img, 1, err);
     }
     play(&w, seg, n);
+    if (R->err[err].img != CHK_NONE)
+        set_image(R, v, R->err[err].img);
     finish(&w, v, CHK_V_ERROR);
 }

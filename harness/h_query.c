@@ -21,11 +21,13 @@ static const char usage_query[] =
     "with -, read the statement from standard input. It stops after S\n"
     "seconds (default 60).\n";
 static const char usage_report[] =
-    "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]"
-    " [--csv|--json]\n"
-    "                   [--status]\n"
+    "usage: gpmc report verdicts|unexpected|costs|disagreements|configs\n"
+    "                   [--db F] [--csv|--json] [--status]\n"
     "       gpmc report html [--db F] [-o FILE] [--bench DIR]\n"
     "Print a report over the latest check of each test, model and config.\n"
+    "--csv and --json name each config by its id (configs lists them) and\n"
+    "give verdicts a row per model with its expectation and whether it\n"
+    "passes.\n"
     "html writes one self-contained page (verdict matrix, witnesses as SVG\n"
     "drawn by Graphviz's dot, cost bars, the bench's state-space growth from\n"
     "DIR, default bench/out) to FILE or standard output. With --status the\n"
@@ -290,7 +292,7 @@ static int known_word(const char *usage, const char *cmd, const char *what,
 int h_cmd_report(int argc, char **argv)
 {
     static const char *const reports[] = {
-        "verdicts", "unexpected", "costs", "disagreements", "html",
+        "verdicts", "unexpected", "costs", "disagreements", "configs", "html",
     };
     const char *path = DEFAULT_DB, *output = NULL, *bench = "bench/out";
     int csv = 0, json = 0, status = 0, done;
@@ -302,7 +304,7 @@ int h_cmd_report(int argc, char **argv)
     if (a.npos != 1)
         return usage_error(usage_report, "report: expected one report name");
     if ((st = known_word(usage_report, "report", "report", a.pos[0], reports,
-                         5)))
+                         6)))
         return st;
     int html = !strcmp(a.pos[0], "html");
     if (csv && json)

@@ -39,7 +39,7 @@ typedef struct {
 
 /* h_opts.c: options shared by run, suite and time. */
 /* HO_PARSE: `parse`, which takes -D and --config but no --model/--db;
-   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time);
+   HO_PROGRESS: `run`'s --progress and -q; HO_FORMAT: --csv/--json tables (time);
    HO_TIMEOUT: --timeout (run, suite, time). */
 enum {
     HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8, HO_PROGRESS = 16,
@@ -55,6 +55,7 @@ typedef struct {
     ChkOptions chk;
     const char *db;
     int json, csv, progress, help, resume, jobs, shard_i, shard_n;
+    int quiet;                          /* run -q: the summary only */
     const char **files;
     int nfiles;
 } HOpts;

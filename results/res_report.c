@@ -2,7 +2,11 @@
    JSON). Everything is read before anything is printed, so a failing
    report prints nothing. In text, a test checked under several configs is
    labelled "NAME [k]" and its configs are listed under the table; CSV and
-   JSON carry a `config` column instead, and no summary line. */
+   JSON carry a `config_id` column instead (the config's short name, the
+   same in every database; `report configs` maps it to the config), and no
+   summary line. CSV and JSON cells hold values only: the verdicts report
+   is one row per model there, with `expected` and `pass` columns, where
+   text marks a verdict that does not pass with '!'. */
 #include <string.h>
 
 #include "results/results_int.h"
@@ -117,8 +121,17 @@ static const char *test_cell(Report *R, const char *test, const char *config)
     return i < 0 ? test : variant_label(R, i);
 }
 
+/* The config's id: the first 8 hex digits of its SHA-256 (the canonical
+   config text is the same for the same config in any database). */
+static const char *config_id(Report *R, const char *config)
+{
+    char hex[65];
+    base_sha256(config, strlen(config), hex);
+    return res_table_printf(R->keep, "%.8s", hex);
+}
+
 /* A table whose first column is the test and, off text, the second its
-   config; hdr names the other columns. *off is where they start. */
+   config's id; hdr names the other columns. *off is where they start. */
 static ResTable *report_table(Report *R, const char *const *hdr, int n,
                               int *off)
 {
@@ -126,7 +139,7 @@ static ResTable *report_table(Report *R, const char *const *hdr, int n,
     int k = 0;
     h[k++] = "test";
     if (R->fmt != RES_FMT_TABLE)
-        h[k++] = "config";
+        h[k++] = "config_id";
     for (int i = 0; i < n && k < 32; i++)
         h[k++] = hdr[i];
     *off = k - n;
@@ -143,7 +156,7 @@ static int row_head(Report *R, const char **cells, const char *test,
     cells[0] = test_cell(R, test, config);
     if (R->fmt == RES_FMT_TABLE)
         return 1;
-    cells[1] = config;
+    cells[1] = config_id(R, config);
     return 2;
 }
 
@@ -155,7 +168,8 @@ static void print_configs(Report *R, FILE *out)
             continue;
         if (!header++)
             fputs("\nconfigs:\n", out);
-        fprintf(out, "  %s  %s\n", variant_label(R, i), R->vs.v[i].config);
+        fprintf(out, "  %s  %s  %s\n", variant_label(R, i),
+                config_id(R, R->vs.v[i].config), R->vs.v[i].config);
     }
 }
 
@@ -246,8 +260,40 @@ static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
     return s < 0 ? -s : RES_OK;
 }
 
+static int fill(Report *R, ResTable *t, int off, const char *sql,
+                const int *pick, int npick);
+
+/* CSV and JSON: a row per test, config, check line and model. */
+static int report_verdict_rows(Report *R, FILE *out)
+{
+    static const char *const h[] = {
+        "cond", "phase", "model", "verdict", "expected", "pass",
+    };
+    static const int pick[] = {2, 3, 4, 5, 6, 7};
+    int off, rc;
+    ResTable *t = report_table(R, h, 6, &off);
+    if (!t)
+        return oom(R->db);
+    res_table_numeric(t, off);
+    res_table_numeric(t, off + 5);
+    rc = fill(R, t, off,
+              "SELECT t.name, c.config, r.cond_index, r.phase, c.model,"
+              " r.verdict, r.expected, "
+              RES_PASSES("r.verdict", "r.expected") " FROM " RES_LATEST_FROM
+              "JOIN results r ON r.check_id = c.check_id"
+              " ORDER BY t.name, c.config, r.cond_index, "
+              RES_MODEL_RANK("c.model") ", c.model", pick, 6);
+    if (!rc)
+        rc = emit(R, t, out);
+    R->rows = res_table_rows(t);
+    res_table_free(t);
+    return rc;
+}
+
 static int report_verdicts(Report *R, FILE *out)
 {
+    if (R->fmt != RES_FMT_TABLE)
+        return report_verdict_rows(R, out);
     char **models = NULL;
     const char **hdr = NULL;
     size_t nmodels = 0;
@@ -465,6 +511,58 @@ static int report_disagreements(Report *R, FILE *out)
     return rc;
 }
 
+/* ---- configs ------------------------------------------------------------------ */
+
+/* Every config of the latest checks with its id (the key of config_id
+   columns), and how many tests use it. Text gives each whole, on a line
+   of its own ("ID  N tests  CONFIG"): a table would clip it. */
+static int report_configs(Report *R, FILE *out)
+{
+    static const char *const h[] = {"config_id", "tests", "config"};
+    sqlite3_stmt *st;
+    ResTable *t = res_table_new(3, h);
+    BaseStr text = {0};
+    if (!t)
+        return oom(R->db);
+    res_table_numeric(t, 1);
+    int rc = res_sql_prepare(R->db, &st, "SELECT c.config,"
+                             " count(DISTINCT t.name) FROM " RES_LATEST_FROM
+                             "GROUP BY c.config ORDER BY c.config", "");
+    int s = 0;
+    while (!rc && (s = res_sql_step(R->db, st)) > 0) {
+        const char *config = res_sql_text(st, 0);
+        int64_t n = sqlite3_column_int64(st, 1);
+        const char *cells[3] = {
+            config_id(R, config),
+            res_table_printf(R->keep, "%lld", (long long)n), config,
+        };
+        res_table_add(t, cells, NULL);
+        base_str_printf(&text, "%s  %lld test%s  %s\n", cells[0],
+                        (long long)n, n == 1 ? "" : "s", config);
+    }
+    if (!rc)
+        sqlite3_finalize(st);
+    if (!rc && s < 0)
+        rc = -s;
+    if (!rc && text.failed)
+        rc = oom(R->db);
+    R->rows = res_table_rows(t);
+    if (!rc && R->fmt != RES_FMT_TABLE) {
+        rc = emit(R, t, out);
+    } else if (!rc) {
+        if (res_table_failed(R->keep))
+            rc = oom(R->db);
+        else {
+            fputs(text.s ? text.s : "", out);
+            count(out, (int)R->rows, "config");
+            fputc('\n', out);
+        }
+    }
+    base_str_free(&text);
+    res_table_free(t);
+    return rc;
+}
+
 int res_report(ResDb *db, const char *which, int fmt, FILE *out)
 {
     int64_t rows;
@@ -483,6 +581,7 @@ int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
         {"unexpected", report_unexpected},
         {"costs", report_costs},
         {"disagreements", report_disagreements},
+        {"configs", report_configs},
     };
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         if (strcmp(which, reports[i].name))
@@ -499,5 +598,5 @@ int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
     }
     return res_sql_fail(db, RES_EINPUT,
                         "unknown report '%s' (expected verdicts, unexpected,"
-                        " costs, disagreements or html)", which);
+                        " costs, disagreements, configs or html)", which);
 }
