@@ -393,6 +393,51 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
     return rc;
 }
 
+typedef struct {
+    const char *name, *path;
+} Named;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const Named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->path, y->path);
+}
+
+void h_warn_same_names(const char *cmd, const char *const *names,
+                       const char *const *paths, int n)
+{
+    Named *v = base_calloc((size_t)n + 1, sizeof *v);
+    int k = 0, groups = 0;
+    if (!v)
+        return;                         /* a warning is not worth failing */
+    for (int i = 0; i < n; i++)
+        if (names[i])
+            v[k++] = (Named){names[i], paths[i]};
+    qsort(v, (size_t)k, sizeof *v, cmp_named);
+    for (int i = 0; i < k;) {
+        int j = i + 1, paths = 1;
+        for (; j < k && !strcmp(v[j].name, v[i].name); j++)
+            paths += strcmp(v[j].path, v[j - 1].path) != 0;
+        if (paths > 1 && groups++ < 5) {
+            fprintf(stderr, "gpmc %s: warning: %d files name their test '%s':",
+                    cmd, paths, v[i].name);
+            for (int m = i; m < j; m++)
+                if (m == i || strcmp(v[m].path, v[m - 1].path))
+                    fprintf(stderr, " %s", v[m].path);
+            fputc('\n', stderr);
+        }
+        i = j;
+    }
+    if (groups > 5)
+        fprintf(stderr, "gpmc %s: warning: and %d more test names that"
+                " several files use\n", cmd, groups - 5);
+    if (groups)
+        fprintf(stderr, "gpmc %s: note: results are kept apart by file; the"
+                " views, which carry no paths, have a row for each\n", cmd);
+    base_free(v);
+}
+
 char *h_argv_string(const char *cmd, int argc, char **argv)
 {
     size_t n = 6 + strlen(cmd);

@@ -100,6 +100,7 @@ int h_cmd_run(int argc, char **argv)
     int64_t run_id = 0;
     int status = H_OK, first = 1, stop = 0;
     Summary sm = {0, 0, {0}};
+    char **names = NULL;                /* each file's test name, to warn */
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
                          "run");
     if (!r && o.quiet && o.json) {
@@ -111,6 +112,7 @@ int h_cmd_run(int argc, char **argv)
     if (r >= 0)
         return r;
     o.progress |= isatty(2);
+    names = base_calloc((size_t)o.nfiles + 1, sizeof *names);
     h_interrupt_catch(1);
     if (o.json)
         printf("[");
@@ -121,6 +123,8 @@ int h_cmd_run(int argc, char **argv)
             summary_unread(&sm, h_file_name(o.files[i]), o.nmodels);
             continue;
         }
+        if (names)
+            names[i] = h_strndup(f.p->name, strlen(f.p->name));
         if (o.db && !db && (r = begin(&o, argc, argv, &db, &run_id))) {
             h_file_free(&f);
             status = r;
@@ -171,6 +175,13 @@ int h_cmd_run(int argc, char **argv)
     else
         summary_print(&sm, db != NULL);
     base_str_free(&sm.why);
+    if (names) {
+        h_warn_same_names("run", (const char *const *)names, o.files,
+                          o.nfiles);
+        for (int i = 0; i < o.nfiles; i++)
+            base_free(names[i]);
+        base_free(names);
+    }
     if (chk_interrupted() && status != H_INTERNAL) {
         fprintf(stderr, "gpmc run: interrupted: the running check is kept,"
                 " incomplete; no other check was started\n");

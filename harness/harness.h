@@ -165,6 +165,12 @@ void h_progress_end(HProgress *pg, const ChkReport *r);
 int h_store_costs(const HFile *f, const HOpts *o, int model,
                   const TmCosts *costs, ResDb *db, int64_t run_id);
 char *h_argv_string(const char *cmd, int argc, char **argv);
+/* Warns on stderr about each test name that several files give their
+   tests (names[i] of paths[i]; NULL: a file that did not parse): the
+   results keep them apart by file, but a reader of the views, which carry
+   no paths, should know. */
+void h_warn_same_names(const char *cmd, const char *const *names,
+                       const char *const *paths, int n);
 
 /* h_run.c, h_suite.c */
 int h_cmd_run(int argc, char **argv);
