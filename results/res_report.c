@@ -143,9 +143,9 @@ static const char *test_cell(Report *R, const char *test, const char *path,
    config text is the same for the same config in any database). */
 static const char *config_id(Report *R, const char *config)
 {
-    char hex[65];
-    base_sha256(config, strlen(config), hex);
-    return res_table_printf(R->keep, "%.8s", hex);
+    char id[9];
+    res_config_id(config, id);
+    return res_table_strdup(R->keep, id);
 }
 
 /* A table whose first column is the test and, off text, the next ones its

@@ -162,10 +162,16 @@ int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
 typedef void (*ResSvgFn)(void *ctx, const char *const *dots, int n,
                          char **svgs);
 
+/* The witnesses `report html` draws by default (only those of what does
+   not pass, and at most this many: each is some 20 KB of SVG). */
+#define RES_HTML_WITNESSES 50
+
 typedef struct {
     ResSvgFn svg;                       /* NULL: witnesses as DOT text */
     void *svg_ctx;
     const char *bench_dir;              /* growth.svg or growth.csv, or NULL */
+    int max_witnesses;                  /* 0: RES_HTML_WITNESSES; negative:
+                                           none */
 } ResHtmlOptions;
 
 /* `report html`: one self-contained HTML page (specs/schema.md). */

@@ -148,6 +148,16 @@ void res_models_free(char **models, size_t n);
 /* s copied (base_malloc'd), or NULL. */
 char *res_strdup(const char *s);
 
+/* ---- configs (res_config.c) ---------------------------------------------- */
+
+/* A config's id: the first 8 hex digits of its text's SHA-256. */
+void res_config_id(const char *config, char id[9]);
+/* What sets config apart from ref (both canonical: "key=value;…" sorted by
+   key), appended to out: "key=value" for each key whose value differs or
+   that ref lacks, "-key" for each key config lacks, ';'-separated; nothing
+   when they are equal. */
+void res_config_diff(const char *ref, const char *config, BaseStr *out);
+
 /* ---- tables (res_table.c) ------------------------------------------------ */
 
 /* 1 once an allocation for the table failed. */
@@ -158,6 +168,18 @@ int res_table_failed(const ResTable *t);
 /* Append the SVG plot of a bench growth CSV to out; -1 (nothing appended)
    when the CSV has no series/size/states columns or no usable row. */
 int res_growth_svg(const char *csv, BaseStr *out);
+
+/* A bar of a chart: its label and value (negative: unknown). */
+typedef struct {
+    const char *label;
+    int64_t value;
+} ResBar;
+
+/* Append a horizontal bar chart as an <svg class="chart CLS"> element: the
+   title, a bar (class CLS) per label with its value, one scale from 0 to a
+   round maximum, and under the bars an axis with ticks and its title. */
+void res_chart_bars(BaseStr *out, const char *title, const char *axis,
+                    const char *cls, const ResBar *bars, int n);
 
 /* ---- witness graphs (res_dot.c) ------------------------------------------------ */
 

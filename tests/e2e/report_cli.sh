@@ -114,11 +114,11 @@ expect_rc 0 "$GPMC" report verdicts --db r.db --csv
 config=$(q r.db "SELECT DISTINCT config FROM checks")
 id=$(printf '%s' "$config" | sha256sum | cut -c1-8)
 assert_eq "verdicts --csv" "$(cat out)" \
-"test,config_id,cond,phase,model,verdict,expected,pass
-MPR,$id,0,recovered,strict,Ok,Ok,1
-MPR,$id,0,recovered,epoch,No,,0
-MPR,$id,1,final,strict,Ok,,1
-MPR,$id,1,final,epoch,Ok,,1"
+"test,path,config_id,cond,phase,model,verdict,expected,pass
+MPR,mpr.litmus,$id,0,recovered,strict,Ok,Ok,1
+MPR,mpr.litmus,$id,0,recovered,epoch,No,,0
+MPR,mpr.litmus,$id,1,final,strict,Ok,,1
+MPR,mpr.litmus,$id,1,final,epoch,Ok,,1"
 expect_rc 0 "$GPMC" report configs --db r.db --csv
 assert_eq "configs --csv" "$(cat out)" "config_id,tests,config
 $id,1,$config"
