@@ -23,9 +23,10 @@ CFLAGS  := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(SAN) \
 LDLIBS  := -lsqlite3 -lm -pthread
 # What building and running need (graphviz draws the witnesses of the HTML
 # report), and what only the tests need on top (chromium opens the HTML
-# report in tests/e2e/report_html.sh).
+# report in tests/e2e/report_html.sh; clang compiles the CUDA that
+# tests/e2e/fix_cuda.sh fixes; patch applies fix's diffs in fix_lin.sh).
 DEBS_RUN  := gcc make libsqlite3-dev graphviz
-DEBS_TEST := libcmocka-dev sqlite3 python3 chromium
+DEBS_TEST := libcmocka-dev sqlite3 python3 chromium clang patch
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
@@ -96,8 +97,10 @@ SAN_ENV := ASAN_OPTIONS=exitcode=$(SAN_EXIT) \
            UBSAN_OPTIONS=exitcode=$(SAN_EXIT):print_stacktrace=1 \
            GPMC_SAN_EXIT=$(SAN_EXIT)
 
+# GPMC_DEBUG adds the invariant checks that cost O(n) per step (the hw
+# region, the abstract pending set, the timing heap).
 asan: deps
-	$(SAN_ENV) $(MAKE) BUILD=build-asan OPT=-O1 \
+	$(SAN_ENV) $(MAKE) BUILD=build-asan OPT=-O1 EXTRA_CFLAGS=-DGPMC_DEBUG \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  unit e2e
 

@@ -18,6 +18,9 @@ static const HCommand commands[] = {
     {"show", h_cmd_show, "show violation ID | check ID [--db F] [--dot]"},
     {"merge", h_cmd_merge, "merge OUT.db IN.db..."},
     {"parse", h_cmd_parse, "parse FILE... [-D NAME=V] [--config KEY=V]"},
+    {"fix", h_cmd_fix, "fix FILE [--model M[,M...]|all] [--max-size K] "
+                       "[--apply N] ..."},
+    {"tune", h_cmd_tune, "tune FILE [--model M[,M...]|all] [--exact N] ..."},
     {NULL, NULL, NULL}
 };
 

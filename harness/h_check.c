@@ -169,7 +169,7 @@ void h_config_string(const LitProgram *p, const HOpts *o, char *buf,
 }
 
 /* tests.params (specs/schema.md): the -D overrides, canonical, or ''. */
-static void params_string(const LitProgram *p, char *buf, size_t len)
+void h_params_string(const LitProgram *p, char *buf, size_t len)
 {
     Kv kv[64];
     join(kv, overrides(p, kv, 64), buf, len);
@@ -186,7 +186,7 @@ static void check_base(const HFile *f, const HOpts *o, int model,
                        size_t plen)
 {
     h_config_string(f->p, o, config, clen);
-    params_string(f->p, params, plen);
+    h_params_string(f->p, params, plen);
     memset(c, 0, sizeof *c);
     c->test.name = f->p->name;
     c->test.path = f->path;

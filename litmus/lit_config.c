@@ -49,6 +49,9 @@ static const struct {
     [LIT_CFG_WPQ_LOW] = {"wpq_low", KIND_COUNT, 20},
     [LIT_CFG_CTA_PER_SM] = {"cta_per_sm", KIND_COUNT, 32},
     [LIT_CFG_THREADS_PER_SM] = {"threads_per_sm", KIND_COUNT, 2048},
+    [LIT_CFG_PM_PATH] = {"pm_path", KIND_WORD, 0, {"l2", "pcie"}},
+    [LIT_CFG_PCIE_NS] = {"pcie_ns", KIND_REAL, 1000},
+    [LIT_CFG_PCIE_GBPS] = {"pcie_gbps", KIND_REAL, 12},
 };
 
 /* The documents' machines (specs/timing.md, "Presets", cites every value):
@@ -64,9 +67,10 @@ static const struct {
 } presets[MAX_WORDS] = {
     {1, {{LIT_CFG_WPQ, 1}}},
     {1, {{LIT_CFG_WT_ACK, 1}}},
-    {6, {{LIT_CFG_WT_ACK, 1}, {LIT_CFG_CONTROLLERS, 6},
+    {7, {{LIT_CFG_WT_ACK, 1}, {LIT_CFG_CONTROLLERS, 6},
          {LIT_CFG_ROW_BYTES, 256}, {LIT_CFG_NVM_READ_NS, 305},
-         {LIT_CFG_NVM_WRITE_NS, 1780}, {LIT_CFG_DRAM_READ_NS, 81}}},
+         {LIT_CFG_NVM_WRITE_NS, 1780}, {LIT_CFG_DRAM_READ_NS, 81},
+         {LIT_CFG_PM_PATH, 1}}},
 };
 
 void lit_config_defaults(LitConfig *c)

@@ -146,13 +146,14 @@ static int matches(const char *path, const char *hash)
 /* Runs clang on cu (in its directory, so that debug paths are relative)
    into out; 0 ok, else a message (clang's first error lines) in err. */
 static int compile(const char *clang, const char *cuh, const char *cu,
-                   const char *out, char *err, size_t errlen)
+                   const char *incdir, const char *out, char *err,
+                   size_t errlen)
 {
     char logp[] = "/tmp/gpmc-clang-XXXXXX";
     int logfd = mkstemp(logp);
     const char *slash = strrchr(cu, '/');
     char dir[4096];
-    const char *argv[NFLAGS + 8];
+    const char *argv[NFLAGS + 10];
     size_t a = 0;
     pid_t pid;
     int st = -1;
@@ -168,6 +169,10 @@ static int compile(const char *clang, const char *cuh, const char *cu,
         argv[a++] = flags[k];
     argv[a++] = "-include";
     argv[a++] = cuh;
+    if (incdir) {
+        argv[a++] = "-I";
+        argv[a++] = incdir;
+    }
     argv[a++] = "-o";
     argv[a++] = out;
     argv[a++] = slash ? slash + 1 : cu;
@@ -213,6 +218,39 @@ static int compile(const char *clang, const char *cuh, const char *cu,
     return -1;
 }
 
+/* An overriding text of cu (lit_parse_sources): written under its own
+   name into a fresh directory and compiled there, so that the PTX names
+   the same file; cu's directory is on the include path. */
+static int compile_source(const char *clang, const char *cuh, const char *cu,
+                          const LitSource *src, const char *out, char *err,
+                          size_t errlen)
+{
+    char dir[] = "/tmp/gpmc-cu-XXXXXX", path[4096], inc[4096];
+    const char *slash = strrchr(cu, '/');
+    snprintf(path, sizeof path, "%.*s", slash ? (int)(slash - cu) : 1,
+             slash ? cu : ".");
+    if (!mkdtemp(dir) || !realpath(path, inc)) {
+        snprintf(err, errlen, "cannot compile an edited '%s': %s", cu,
+                 strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, slash ? slash + 1 : cu);
+    FILE *f = fopen(path, "wb");
+    int rc = -1, bad = !f;
+    if (f) {
+        bad = fwrite(src->text, 1, src->len, f) != src->len;
+        bad |= fclose(f) != 0;
+    }
+    if (!bad)
+        rc = compile(clang, cuh, path, inc, out, err, errlen);
+    else
+        snprintf(err, errlen, "cannot write '%s': %s", path,
+                 strerror(errno));
+    unlink(path);
+    rmdir(dir);
+    return rc;
+}
+
 const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
                          size_t errlen)
 {
@@ -236,7 +274,13 @@ const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
         return NULL;
     }
     base_str_putn(&key, "\n", 1);
-    if (slurp(cu, &key)) {
+    const LitSource *src = NULL;
+    for (int i = 0; i < P->nsources; i++)
+        if (!strcmp(P->sources[i].path, cu))
+            src = &P->sources[i];
+    if (src)
+        base_str_putn(&key, src->text, src->len);
+    else if (slurp(cu, &key)) {
         snprintf(err, errlen, "cannot read '%s'", cu);
         base_str_free(&key);
         return NULL;
@@ -264,7 +308,8 @@ const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
         return NULL;
     }
     snprintf(tmp, sizeof tmp, "%s/%s.%ld.tmp", dir, hash, (long)getpid());
-    if (compile(clang, cuh, cu, tmp, err, errlen))
+    if (src ? compile_source(clang, cuh, cu, src, tmp, err, errlen)
+            : compile(clang, cuh, cu, NULL, tmp, err, errlen))
         return NULL;
     if (slurp(tmp, &ptx)) {
         snprintf(err, errlen, "cannot read clang's output '%s'", tmp);

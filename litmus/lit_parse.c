@@ -1120,7 +1120,8 @@ static int parse_statements(LitParser *P, const char *text, size_t len,
    (base.h: the policy). Nothing this function holds changes after setjmp
    (-Wclobbered): the parse itself is parse_statements. */
 static int parse(const char *path, const char *text, size_t len,
-                 const LitOptions *opt, LitProgram **out, BaseDiag *diag)
+                 const LitOptions *opt, const LitSource *sources,
+                 int nsources, LitProgram **out, BaseDiag *diag)
 {
     *out = NULL;
     BaseArena *a = base_arena_new();
@@ -1145,6 +1146,8 @@ static int parse(const char *path, const char *text, size_t len,
     P->errs.src = text;
     P->errs.srclen = len;
     P->opt = opt ? opt : &no_options;
+    P->sources = sources;
+    P->nsources = nsources;
     int rc = parse_statements(P, text, len, out, diag);
     base_free(P);
     if (rc)
@@ -1155,13 +1158,20 @@ static int parse(const char *path, const char *text, size_t len,
 int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
                      LitProgram **out, BaseDiag *diag)
 {
-    return parse(path, text, strlen(text), opt, out, diag);
+    return parse(path, text, strlen(text), opt, NULL, 0, out, diag);
 }
 
 int lit_parse_bytes(const char *path, const char *text, size_t len,
                     const LitOptions *opt, LitProgram **out, BaseDiag *diag)
 {
-    return parse(path, text, len, opt, out, diag);
+    return parse(path, text, len, opt, NULL, 0, out, diag);
+}
+
+int lit_parse_sources(const char *path, const char *text, size_t len,
+                      const LitOptions *opt, const LitSource *sources,
+                      int nsources, LitProgram **out, BaseDiag *diag)
+{
+    return parse(path, text, len, opt, sources, nsources, out, diag);
 }
 
 int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
@@ -1193,7 +1203,7 @@ int lit_parse_file(const char *path, const LitOptions *opt, LitProgram **out,
         snprintf(line, sizeof line, "cannot read: %s", strerror(err));
         return read_failed(path, err == ENOMEM ? "out of memory" : line, diag);
     }
-    int rc = parse(path, buf ? buf : "", len, opt, out, diag);
+    int rc = parse(path, buf ? buf : "", len, opt, NULL, 0, out, diag);
     base_free(buf);
     return rc;
 }

@@ -65,6 +65,9 @@ typedef enum {
     LIT_CFG_WPQ_LOW,
     LIT_CFG_CTA_PER_SM,     /* occupancy limits */
     LIT_CFG_THREADS_PER_SM,
+    LIT_CFG_PM_PATH,        /* 0 l2, 1 pcie (DESIGN section 7) */
+    LIT_CFG_PCIE_NS,        /* pcie: a PM write's round trip to host PM */
+    LIT_CFG_PCIE_GBPS,      /* pcie: the link's write bandwidth */
     LIT_NCONFIG
 } LitConfigKey;
 
@@ -470,6 +473,21 @@ int lit_parse_string(const char *path, const char *text, const LitOptions *opt,
 /* len bytes, NUL bytes included (each an invalid character). */
 int lit_parse_bytes(const char *path, const char *text, size_t len,
                     const LitOptions *opt, LitProgram **out, BaseDiag *diag);
+/* The text a kernel's `.cu` file has for one parse instead of what is on
+   disk (`gpmc fix` checks edited CUDA so). path as the parser names the
+   file: the test's directory joined to FILE as written. It is compiled in
+   a directory of its own, with the original directory on the include
+   path. */
+typedef struct {
+    const char *path;
+    const char *text;
+    size_t len;
+} LitSource;
+
+/* lit_parse_bytes with the files of `sources` read from there. */
+int lit_parse_sources(const char *path, const char *text, size_t len,
+                      const LitOptions *opt, const LitSource *sources,
+                      int nsources, LitProgram **out, BaseDiag *diag);
 void lit_program_free(LitProgram *p);
 
 /* Structural equality, ignoring source positions. */
@@ -486,6 +504,50 @@ int lit_format_instr(const LitProgram *p, const LitBody *b,
                      const LitInstr *in, char *buf, size_t len);
 int lit_format_cond(const LitProgram *p, const LitCond *c, char *buf,
                     size_t len);
+
+/* ---- source edits (lit_edit.c) ---------------------------------------- */
+
+/* Bytes [at, at+len) of a text replaced by `text` (base_malloc'd; free with
+   lit_edit_free). `gpmc fix` and `tune` propose edits as such, computed from
+   the positions the parser recorded, and check the re-parsed result. */
+typedef struct {
+    int64_t at, len;
+    const char *text;
+} LitEdit;
+
+/* BEFORE an instruction: after the labels that precede it (every path to it
+   runs the new code); AFTER: before the next instruction's labels. */
+enum { LIT_EDIT_BEFORE, LIT_EDIT_AFTER };
+
+/* Each returns 0 with *e set, or -1 when pos is not an instruction of src
+   (or, for CUDA, the line is no statement boundary). */
+/* n instructions (litmus text, "pbar.wg", "clwb x[1]") before or after the
+   instruction whose opcode is at pos: lines of their own, indented like it,
+   where it has a line of its own, else `OP; ` inline. */
+int lit_edit_insert(const char *src, size_t len, LitPos pos, int where,
+                    const char *const *instrs, int n, LitEdit *e);
+/* The opcode at pos, as written, replaced by op. */
+int lit_edit_opcode(const char *src, size_t len, LitPos pos, const char *op,
+                    LitEdit *e);
+/* The instruction at pos removed (its line, when it has one of its own). */
+int lit_edit_delete(const char *src, size_t len, LitPos pos, LitEdit *e);
+/* The instruction at pos as written. */
+int lit_edit_text(const char *src, size_t len, LitPos pos, char *buf,
+                  size_t buflen);
+/* CUDA: the statement `stmt` on a line of its own before or after 1-based
+   line `line`, which must start (end) a statement. */
+int lit_edit_cuda_insert(const char *src, size_t len, int32_t line,
+                         int where, const char *stmt, LitEdit *e);
+/* CUDA: the call `call(…)` on `line` renamed to repl, or removed with its
+   `;` (and its line, when nothing else is on it) when repl is NULL. */
+int lit_edit_cuda_call(const char *src, size_t len, int32_t line,
+                       const char *call, const char *repl, LitEdit *e);
+/* The text with n non-overlapping edits applied (base_malloc'd), or NULL
+   when they overlap or memory ran out. Insertions at one offset keep the
+   order given. */
+char *lit_edit_apply(const char *src, size_t len, const LitEdit *edits,
+                     int n, size_t *outlen);
+void lit_edit_free(LitEdit *e);
 
 /* Arithmetic shared by constant folding and execution (DESIGN section 2):
    64-bit wraparound, C99 truncating division. 0 ok; nonzero for division by

@@ -259,6 +259,8 @@ typedef struct {
     BaseArena *arena;                    /* the program's */
     LitErrs errs;
     const LitOptions *opt;
+    const LitSource *sources;           /* lit_parse_sources' overrides */
+    int nsources;
     uint8_t *define_used;
 
     int seen_test;

@@ -60,7 +60,7 @@ static unsigned op_flags(const Model *m, int op)
     if (f & LIT_OPF_PERSIST)
         out |= MDL_I_PERSIST;
     if ((f & LIT_OPF_BARRIER) ||
-        ((f & LIT_OPF_SCOPED) && m->ops->collective(m, op)))
+        mdl_policy_collective(m->pol, op))
         out |= MDL_I_WAITS | (f & LIT_OPF_GRID ? MDL_I_GRID : 0);
     return out;
 }
@@ -68,9 +68,14 @@ static unsigned op_flags(const Model *m, int op)
 void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
                    int slot, MdlInstr *d)
 {
-    const LitBody *b = &m->p->kernels[L->kernel].bodies[L->body[slot]];
-    uint64_t h = s->w[L->thr_off + (uint32_t)slot * L->thr_stride];
-    const LitInstr *in = &b->code[TH_PC(h)];
+    const LitBody *b;
+    uint64_t h;
+    const LitInstr *in;
+    assert(L->kernel >= 0 && slot >= 0 && slot < L->nthreads);
+    b = &m->p->kernels[L->kernel].bodies[L->body[slot]];
+    h = s->w[L->thr_off + (uint32_t)slot * L->thr_stride];
+    assert(TH_STATUS(h) == TS_RUN && TH_PC(h) < (uint32_t)b->ninstr);
+    in = &b->code[TH_PC(h)];
     d->in = in;
     d->op = in->op;
     d->pc = TH_PC(h);

@@ -146,6 +146,11 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
     L->pm_off = off;
     off += m->ops->fixed_words(m);
     L->fixed_len = off;
+    /* the layout of model_int.h, in order; a slot is a step code */
+    assert(L->thr_off == 1 && L->shared_off >= L->thr_off &&
+           L->dram_off >= L->shared_off && L->mthr_off >= L->dram_off &&
+           L->pm_off >= L->mthr_off && L->fixed_len >= L->pm_off);
+    assert((uint32_t)L->nthreads < MDL_STEP_EVENT);
     if ((uint64_t)off + m->ops->max_var_words > MAX_STATE_WORDS) {
         snprintf(err, errlen, "kernel %s: a state would need %u words, "
                  "more than the %u a model allows: too large to explore",
@@ -161,6 +166,12 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
 static int build_part(Model *m, int part, int32_t n, const int32_t *seq,
                       char *err, size_t errlen)
 {
+    if (n > HDR_LAUNCH_MAX) {
+        snprintf(err, errlen, "%s launches %d kernels: at most %d can be "
+                 "explored", part ? "recovery" : "the program", (int)n,
+                 HDR_LAUNCH_MAX);
+        return 1;
+    }
     m->nlaunch[part] = n;
     m->launch[part] = base_arena_alloc(m->arena,
                                       (size_t)(n ? n : 1) * sizeof(MdlLaunch));
@@ -174,8 +185,9 @@ static int build_part(Model *m, int part, int32_t n, const int32_t *seq,
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s)
 {
-    int part = (s->w[0] & HDR_PART_BIT) != 0;
-    int32_t idx = (int32_t)(s->w[0] & 0xFFFFu), n = m->nlaunch[part];
+    int part = HDR_PART(s->w[0]);
+    int32_t idx = HDR_LAUNCH(s->w[0]), n = m->nlaunch[part];
+    assert(idx <= n);
     if (!n)
         return &m->launch[part][0];
     return &m->launch[part][idx < n ? idx : n - 1];
@@ -183,8 +195,8 @@ const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s)
 
 int mdl_terminal(const Model *m, const MdlState *s)
 {
-    int part = (s->w[0] & HDR_PART_BIT) != 0;
-    return (int32_t)(s->w[0] & 0xFFFFu) >= m->nlaunch[part];
+    int part = HDR_PART(s->w[0]);
+    return HDR_LAUNCH(s->w[0]) >= m->nlaunch[part];
 }
 
 /* ---- model lifetime ---------------------------------------------------- */
@@ -197,8 +209,7 @@ static void note_degraded(Model *m)
         for (int b = 0; b < p->kernels[k].nbodies; b++) {
             const LitBody *bd = &p->kernels[k].bodies[b];
             for (int i = 0; i < bd->ninstr; i++)
-                scoped |= bd->code[i].op == LIT_PBAR_WG ||
-                          bd->code[i].op == LIT_PBAR_KR;
+                scoped |= (lit_opflags(bd->code[i].op) & LIT_OPF_SCOPED) != 0;
         }
     if (!scoped || m->pol->collective)
         return;
@@ -243,7 +254,8 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->pol = mdl_policy(model);
     m->naive = (mode & MDL_NAIVE) != 0;
     m->mode = m->naive ? MDL_NAIVE : mode;
-    m->ops = m->pol->hierarchy ? &hw_ops : &abs_ops;
+    m->ops = m->pol->ops;
+    m->hw = mdl_hw_rules(m->pol, &p->config);
     if ((!m->naive && red_access_setup(m)) ||
         ((m->mode & MDL_SLICE) && red_slice_setup(m))) {
         snprintf(err, errlen, MDL_OOM);
@@ -318,11 +330,11 @@ static void fresh_launch(const Model *m, MdlState *s, const MdlLaunch *L,
                          int part, int32_t idx)
 {
     const LitProgram *p = m->p;
-    s->w[0] = (uint64_t)idx | (part ? HDR_PART_BIT : 0);
+    s->w[0] = mdl_hdr_make(idx, part);
     for (int32_t i = 0; i < L->nthreads; i++) {
         uint32_t h = L->thr_off + (uint32_t)i * L->thr_stride;
         int empty = body_of(m, L, i)->ninstr == 0;
-        s->w[h] = empty ? TH_MAKE(0, TS_DONE, 0) : 0;
+        s->w[h] = empty ? mdl_th_make(0, TS_DONE, 0) : 0;
         memset(&s->w[h + 1], 0, (size_t)L->nregs * sizeof(uint64_t));
     }
     memset(&s->w[L->shared_off], 0,
@@ -364,8 +376,8 @@ static void advance(Model *m, MdlState *s, MdlStepInfo *info, int32_t from)
 {
     while (!mdl_terminal(m, s)) {
         const MdlLaunch *L = mdl_launch_of(m, s), *N;
-        int part = (s->w[0] & HDR_PART_BIT) != 0;
-        int32_t idx = (int32_t)(s->w[0] & 0xFFFFu) + 1;
+        int part = HDR_PART(s->w[0]);
+        int32_t idx = HDR_LAUNCH(s->w[0]) + 1;
         MdlState *t = &m->scratch;
         uint32_t var;
         if (L->kernel >= 0 && !all_done(s, L, from))
@@ -373,8 +385,7 @@ static void advance(Model *m, MdlState *s, MdlStepInfo *info, int32_t from)
         if (L->kernel >= 0 && m->ops->join(m, s, L, info) == MDL_BLOCKED)
             return;
         if (idx >= m->nlaunch[part]) {
-            mdl_set(s, 0, (uint64_t)m->nlaunch[part] |
-                          (part ? HDR_PART_BIT : 0));
+            mdl_set(s, 0, mdl_hdr_make(m->nlaunch[part], part));
             return;
         }
         N = &m->launch[part][idx];
@@ -408,7 +419,7 @@ static void init_part(Model *m, int part, const int64_t *image, MdlState *out)
     out->len = L->fixed_len;
     m->ops->init(m, out, L->pm_off, image);
     if (!m->nlaunch[part])
-        out->w[0] = (part ? HDR_PART_BIT : 0);
+        out->w[0] = mdl_hdr_make(0, part);
     if (m->nlaunch[part])
         advance(m, out, NULL, 0);
 }
@@ -628,7 +639,7 @@ static int thread_step(Exec *x)
     } else if (d.flags & MDL_I_ENDS) {
         status = TS_DONE;
     }
-    mdl_set(x->s, hi, TH_MAKE(d.next, status, kind));
+    mdl_set(x->s, hi, mdl_th_make(d.next, status, kind));
     if (x->acc) {
         x->acc->waits = status == TS_WAIT;
         x->acc->done = status == TS_DONE;
@@ -672,7 +683,7 @@ static int try_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
             continue;
         b = body_of(m, L, i);
         next = TH_PC(h) + 1;
-        mdl_set(s, hi, TH_MAKE(next, next >= (uint32_t)b->ninstr ? TS_DONE
+        mdl_set(s, hi, mdl_th_make(next, next >= (uint32_t)b->ninstr ? TS_DONE
                                                                  : TS_RUN, 0));
     }
     if (info) {
@@ -867,6 +878,7 @@ void mdl_launch_view(const Model *m, const MdlState *s, MdlLaunchView *out)
 uint32_t mdl_thread_pc(const Model *m, const MdlState *s, int slot)
 {
     const MdlLaunch *L = mdl_launch_of(m, s);
+    assert(slot >= 0 && slot < L->nthreads);
     return TH_PC(s->w[L->thr_off + (uint32_t)slot * L->thr_stride]);
 }
 
@@ -882,7 +894,7 @@ int mdl_thread_done(const Model *m, const MdlState *s, int slot)
 int mdl_launch_index(const Model *m, const MdlState *s)
 {
     (void)m;
-    return (int)(s->w[0] & 0xFFFFu);
+    return (int)HDR_LAUNCH(s->w[0]);
 }
 
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
@@ -893,8 +905,9 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     MdlError e;
     uint32_t codes[128];
     int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
+    assert(nev >= 0 && nev <= 128);
     if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
-        int i = red_por_ample(m, s, L, codes, nev, out);
+        int i = red_por_ample(m, s, L, codes, nev, out, &m->chain);
         if (i >= 0) {
             succ(ctx, (uint32_t)i, out);
             return 1;
@@ -907,6 +920,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 TS_RUN)
                 continue;
             r = red_por_transition(m, s, L, (uint32_t)i, out, &e, &len);
+            m->chain = len;
             if (r == MDL_OK) {
                 n++;
                 if (succ(ctx, (uint32_t)i, out))
@@ -917,6 +931,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 moved = 1;
             }
         }
+    m->chain = 1;
     for (int i = 0; i < nev; i++)
         if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {
@@ -931,6 +946,11 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     return n;
 }
 
+int mdl_succ_steps(const Model *m)
+{
+    return m->chain;
+}
+
 int mdl_chain(Model *m, const MdlState *s, uint32_t step)
 {
     MdlError e;
@@ -943,6 +963,11 @@ int mdl_chain(Model *m, const MdlState *s, uint32_t step)
 int mdl_observed(const Model *m, int32_t word)
 {
     return !m->projected || m->observed[word];
+}
+
+int mdl_lines_projected(const Model *m)
+{
+    return m->kept != NULL;
 }
 
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,

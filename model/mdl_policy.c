@@ -1,9 +1,11 @@
 /*
  * mdl_policy.c — the persistency models as data (DESIGN section 4): one
- * MdlPolicy per model, read by the abstract semantics (abs_model.c),
- * by instruction execution (mdl_exec.c: which barriers are collective),
- * by the reductions (which steps force) and by the timing layer (which
- * reference implementation a barrier has). model.h documents the fields.
+ * MdlPolicy per model, read by instruction execution (mdl_exec.c: the ops
+ * table; mdl_decode.c: which barriers are collective), by the models'
+ * semantics (abs_model.c, abs_rules.c: the rules; model/hw/: the
+ * hardware's rule table), by the reductions (what steps act on) and by the
+ * timing layer (which reference implementation a barrier has). model.h
+ * documents the fields.
  *
  * The rows are DESIGN's table, column by column:
  *
@@ -13,44 +15,50 @@
  *   bepoch   F                      F |= Own|Obs, Obs:=0  (not collective)         force Own|Obs|F
  *   scoped   -                      force Own             force the group's P      force Own
  *   bscoped  F                      F |= Own              every F |= group's P     force Own|F
- *   hw       (hierarchy)            the scope's lines written back, WPQs drained; psync = pbar
+ *   hw       (mdl_hwrules: the scope's lines written back, every WPQ drained; psync = pbar)
+ *
+ * hw's rules name the same sets as scoped's (Own, the group's), which is
+ * what the timing layer's reference barrier flushes; its semantics come
+ * from its ops table and the hardware's rule table.
  */
-#include "model/model.h"
+#include "model/model_int.h"
+
+#define ABSTRACT .ops = &abs_ops, .hw = mdl_hwrules_none
 
 static const MdlPolicy policies[LIT_NMODELS] = {
     [LIT_STRICT] = {
-        .name = "strict", .store_deps = MDL_SET_ALL, .tracks = 0,
-        .collective = 0, .hierarchy = 0,
+        .name = "strict", ABSTRACT, .store_deps = MDL_SET_ALL, .tracks = 0,
+        .collective = 0,
         .pbar = {0, 0, 0}, .release = {0, 0, 0},
         .psync = {MDL_SET_ALL, 0, 0},
     },
     [LIT_EPOCH] = {
-        .name = "epoch", .store_deps = 0, .tracks = MDL_SET_OBS,
-        .collective = 0, .hierarchy = 0,
+        .name = "epoch", ABSTRACT, .store_deps = 0, .tracks = MDL_SET_OBS,
+        .collective = 0,
         .pbar = {MDL_SET_OWN | MDL_SET_OBS, 0, 1}, .release = {0, 0, 0},
         .psync = {MDL_SET_OWN | MDL_SET_OBS, 0, 1},
     },
     [LIT_BEPOCH] = {
-        .name = "bepoch", .store_deps = MDL_SET_F,
-        .tracks = MDL_SET_OBS | MDL_SET_F, .collective = 0, .hierarchy = 0,
+        .name = "bepoch", ABSTRACT, .store_deps = MDL_SET_F,
+        .tracks = MDL_SET_OBS | MDL_SET_F, .collective = 0,
         .pbar = {0, MDL_SET_OWN | MDL_SET_OBS, 1}, .release = {0, 0, 0},
         .psync = {MDL_SET_OWN | MDL_SET_OBS | MDL_SET_F, 0, 1},
     },
     [LIT_SCOPED] = {
-        .name = "scoped", .store_deps = 0, .tracks = 0,
-        .collective = 1, .hierarchy = 0,
+        .name = "scoped", ABSTRACT, .store_deps = 0, .tracks = 0,
+        .collective = 1,
         .pbar = {MDL_SET_OWN, 0, 0}, .release = {MDL_SET_GROUP, 0, 0},
         .psync = {MDL_SET_OWN, 0, 0},
     },
     [LIT_BSCOPED] = {
-        .name = "bscoped", .store_deps = MDL_SET_F, .tracks = MDL_SET_F,
-        .collective = 1, .hierarchy = 0,
+        .name = "bscoped", ABSTRACT, .store_deps = MDL_SET_F,
+        .tracks = MDL_SET_F, .collective = 1,
         .pbar = {0, MDL_SET_OWN, 0}, .release = {0, MDL_SET_GROUP, 0},
         .psync = {MDL_SET_OWN | MDL_SET_F, 0, 0},
     },
     [LIT_HW] = {
-        .name = "hw", .store_deps = 0, .tracks = 0,
-        .collective = 1, .hierarchy = 1,
+        .name = "hw", .ops = &hw_ops, .hw = mdl_hwrules, .store_deps = 0,
+        .tracks = 0, .collective = 1,
         .pbar = {MDL_SET_OWN, 0, 0}, .release = {MDL_SET_GROUP, 0, 0},
         .psync = {MDL_SET_OWN, 0, 0},
     },

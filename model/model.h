@@ -18,17 +18,85 @@
 #ifndef GPMC_MODEL_H
 #define GPMC_MODEL_H
 
+#include <assert.h>
+
 #include "litmus/litmus.h"
 
 typedef struct Model Model;
 
+/* ---- what instructions do to the memory hierarchy (mdl_hwrule.c) --------
+ *
+ * The hardware's rules of DESIGN section 4 ("hw"), one row per opcode as
+ * lit_opinfo is for the language: what an instruction does to the L2
+ * lines, the write-back requests, the write-throughs and the controllers'
+ * write-pending queues. The hw model's semantics (model/hw/: the naive
+ * steps and the default mode's lazy events), the reductions' footprints
+ * (model/reduce/) and the timing layer read these rows; none of them has
+ * its own list of which opcode flushes, counts, fences or settles
+ * (specs/hw.md states the rules, specs/timing.md their costs). A row is
+ * empty for an instruction that leaves the hierarchy alone. */
+enum {
+    MDL_HW_WB = 1,                      /* MdlHwRule.write: into L2, the
+                                           line becomes dirty (st, atomics) */
+    MDL_HW_WT = 2                       /* … into L2 and, in the line's FIFO
+                                           of write-throughs, toward its
+                                           controller; the dirty bit stays
+                                           (st.wt) */
+};
+enum {
+    MDL_HW_RQ_LINE = 1,                 /* MdlHwRule.request: for the line
+                                           of its word (clwb, clflush) */
+    MDL_HW_RQ_DIRTY = 2                 /* … for every dirty line (l2wb) */
+};
+
+typedef struct {
+    uint8_t write;                      /* MDL_HW_WB, MDL_HW_WT, or 0 */
+    uint8_t request;                    /* a write-back request, complete
+                                           once its line is written back
+                                           (MDL_HW_RQ_*), or 0; only a dirty
+                                           line gets one */
+    uint8_t inval;                      /* the request also drops the line
+                                           from the caches (clflush: the
+                                           timing; the semantics keep no
+                                           copy above L2) */
+    uint8_t count;                      /* a request complete once every
+                                           entry queued now, at every
+                                           controller, has drained (pcommit) */
+    uint8_t fence;                      /* waits until every request of the
+                                           thread is complete (sfence,
+                                           membar.*) */
+    uint8_t settle;                     /* for its scope (the thread, or
+                                           the group at a collective
+                                           release), in this order: its
+                                           requests and write-throughs
+                                           complete, the dirty lines it
+                                           wrote are written back, every
+                                           queue drains (pbar*, psync: the
+                                           NVW-FIFO barrier) */
+} MdlHwRule;
+
+/* The hardware's rows, and rows that are all empty (a model whose state
+   has no cache lines: the abstract models). */
+extern const MdlHwRule mdl_hwrules[LIT_NOPCODES];
+extern const MdlHwRule mdl_hwrules_pcie[LIT_NOPCODES];   /* pm_path = pcie */
+extern const MdlHwRule mdl_hwrules_none[LIT_NOPCODES];
+
+/* Whether rule r does anything to the hierarchy. */
+static inline int mdl_hwrule_acts(const MdlHwRule *r)
+{
+    return r->write || r->request || r->count || r->fence || r->settle;
+}
+
 /* ---- the persistency models as data (mdl_policy.c) ----------------------
  *
- * One MdlPolicy per model (GenMC/Redis dictType style): what a new PM store
- * depends on, what each persist barrier forces (persists, the thread
- * stalling until it has) or orders (adds to the thread's frontier F), and
- * whether pbar.wg / pbar.kr are collective. The abstract semantics execute
- * these rules; the timing layer and the reductions read the same table.
+ * One MdlPolicy per model (GenMC/Redis dictType style): its semantics (an
+ * ops table) and what the hardware's instructions do to its state (a rule
+ * table), what a new PM store depends on, what each persist barrier forces
+ * (persists, the thread stalling until it has) or orders (adds to the
+ * thread's frontier F), and whether pbar.wg / pbar.kr are collective. The
+ * semantics execute these rows; the timing layer and the reductions read
+ * the same rows, so that a new model is a new row (and, if its state is
+ * new, a new ops table), never a test of which model runs.
  * Sets a rule names, all subsets of P (the pending stores): */
 enum {
     MDL_SET_OWN = 1,                    /* Own_t: t's own pending stores */
@@ -49,14 +117,18 @@ typedef struct {
 
 typedef struct {
     const char *name;                   /* "strict" … "hw" */
+    const struct MdlOps *ops;           /* its semantics (model_int.h):
+                                           abs_ops (a set of pending
+                                           stores), hw_ops (the hierarchy) */
+    const MdlHwRule *hw;                /* per opcode, what an instruction
+                                           does to the cache lines of its
+                                           state: mdl_hwrules, or
+                                           mdl_hwrules_none when its state
+                                           has none */
     unsigned store_deps;                /* besides the older stores to its
                                            word: MDL_SET_ALL or MDL_SET_F */
     unsigned tracks;                    /* per-thread sets kept: OBS, F */
     unsigned char collective;           /* pbar.wg / pbar.kr synchronize */
-    unsigned char hierarchy;            /* hw: rules act on cache lines; a
-                                           barrier first waits for the
-                                           thread's requests and ends by
-                                           draining every WPQ */
     MdlRule pbar;                       /* pbar.wi (and wg/kr when not
                                            collective) */
     MdlRule release;                    /* a collective pbar.wg / pbar.kr,
@@ -64,9 +136,24 @@ typedef struct {
     MdlRule psync;
 } MdlPolicy;
 
+/* The hierarchy's rules under configuration c: mdl_hwrules, or GPM's PCIe
+   path (mdl_hwrules_pcie) when c says pm_path = pcie. What a program's own
+   hardware instructions cost is read there, in every model (DESIGN
+   section 4, Timing). */
+const MdlHwRule *mdl_hw_hierarchy(const LitConfig *c);
+/* The rules a model with policy pol follows under c: its row's, the
+   hierarchy's taken from c. */
+const MdlHwRule *mdl_hw_rules(const MdlPolicy *pol, const LitConfig *c);
 const MdlPolicy *mdl_policy(int model);  /* NULL for an unknown model */
 /* The rule instruction `op` follows (pbar.*, psync), or NULL. */
 const MdlRule *mdl_policy_rule(const MdlPolicy *pol, int op);
+
+/* Whether op is a persist barrier that synchronizes its group under pol,
+   like bar.sync / grid.sync: pbar.wg and pbar.kr where the row says so. */
+static inline int mdl_policy_collective(const MdlPolicy *pol, int op)
+{
+    return (lit_opflags(op) & LIT_OPF_SCOPED) && pol->collective;
+}
 
 /* A state vector (a BaseVec: w has room for cap words, and the words from
    len to cap are zero). No hash travels with it: the store names a state
@@ -75,6 +162,7 @@ typedef BaseVec MdlState;
 
 static inline void mdl_set(MdlState *s, uint32_t i, uint64_t v)
 {
+    assert(i < s->cap);
     s->w[i] = v;
 }
 void mdl_state_copy(MdlState *dst, const MdlState *src);   /* dst->cap ok */
@@ -186,10 +274,19 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
    gives it) executes: 1, or more when MDL_FUSE runs the invisible steps
    after it. A witness replays them one by one with mdl_apply. */
 int mdl_chain(Model *m, const MdlState *s, uint32_t step);
+/* Inside a MdlSuccFn: the number of instructions of the transition being
+   reported (mdl_chain's count, without executing it again; 1 for a model
+   event). */
+int mdl_succ_steps(const Model *m);
 /* Whether a crash image's PM word w can matter to a check: always, unless
    MDL_SLICE found that nothing reads it; then images hold its initial
    value. */
 int mdl_observed(const Model *m, int32_t word);
+/* Whether MDL_SLICE left the hierarchy state of some lines out of the
+   states (hw keeps only the lines an observed word needs): a path of the
+   reduced states may then skip events the full semantics takes, so it is
+   no bound on a witness of the graph without reductions. */
+int mdl_lines_projected(const Model *m);
 /* Replays one instruction (or model event) of s into out; 0 ok, 1 the
    step failed (e filled), -1 no such step. */
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,

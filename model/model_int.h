@@ -6,7 +6,8 @@
  * part's sequence of kernels):
  *
  *   [0]            header: launch index (bits 0..15; == number of launches
- *                  when the part has run to completion), part (bit 16)
+ *                  when the part has run to completion, so a part has at
+ *                  most HDR_LAUNCH_MAX launches), part (bit 16)
  *   thr_off        per active thread slot: one header word (pc bits 0..23,
  *                  status bits 24..25, wait kind bits 26..27) and then the
  *                  registers the kernel uses, in register order
@@ -29,18 +30,38 @@
 #ifndef GPMC_MODEL_INT_H
 #define GPMC_MODEL_INT_H
 
+#include <assert.h>
+
 #include "model/model.h"
 
 enum { TS_RUN = 0, TS_WAIT = 1, TS_DONE = 2 };
 enum { WK_BAR = 0, WK_GRID = 1, WK_PWG = 2, WK_PKR = 3 };
 
-#define TH_PC(h) ((uint32_t)((h) & 0xFFFFFFu))
+#define TH_PC_MAX 0xFFFFFFu
+#define TH_PC(h) ((uint32_t)((h) & TH_PC_MAX))
 #define TH_STATUS(h) ((int)(((h) >> 24) & 3u))
 #define TH_KIND(h) ((int)(((h) >> 26) & 3u))
-#define TH_MAKE(pc, st, k) \
-    ((uint64_t)(pc) | ((uint64_t)(st) << 24) | ((uint64_t)(k) << 26))
 
+/* A thread's header word; the parser keeps bodies below 2^24
+   instructions. */
+static inline uint64_t mdl_th_make(uint32_t pc, int st, int k)
+{
+    assert(pc <= TH_PC_MAX && st >= TS_RUN && st <= TS_DONE &&
+           k >= WK_BAR && k <= WK_PKR);
+    return (uint64_t)pc | ((uint64_t)st << 24) | ((uint64_t)k << 26);
+}
+
+#define HDR_LAUNCH_MAX 0xFFFF
 #define HDR_PART_BIT (1u << 16)
+#define HDR_LAUNCH(h) ((int32_t)((h) & (uint64_t)HDR_LAUNCH_MAX))
+#define HDR_PART(h) (((h) & HDR_PART_BIT) != 0)
+
+/* The state's header word: launch idx of part (0 main, 1 recovery). */
+static inline uint64_t mdl_hdr_make(int32_t idx, int part)
+{
+    assert(idx >= 0 && idx <= HDR_LAUNCH_MAX && (part == 0 || part == 1));
+    return (uint64_t)idx | (part ? HDR_PART_BIT : 0);
+}
 
 /* Step results of thread and model actions. */
 enum { MDL_OK = 0, MDL_FAILED = 1, MDL_BLOCKED = 2, MDL_NOSTEP = 3 };
@@ -76,6 +97,7 @@ struct Model {
     const LitProgram *p;
     int kind;                           /* LIT_STRICT … LIT_HW */
     const MdlPolicy *pol;               /* mdl_policy(kind) */
+    const MdlHwRule *hw;                /* mdl_hw_rules(pol, config) */
     int naive;
     unsigned mode;                      /* MDL_NAIVE, MDL_FUSE, … */
     struct MdlRed *red;                 /* reductions' data, or NULL */
@@ -88,9 +110,11 @@ struct Model {
                                            initial value */
     uint8_t *observed;                  /* per PM word: a check can see it
                                            (red_slice.c); NULL: every word */
-    uint8_t *kept;                      /* hierarchy models, per PM line:
-                                           the model keeps its hierarchy
-                                           state; NULL: every line */
+    uint8_t *kept;                      /* per PM line, set by a model whose
+                                           state has lines (hw, in its
+                                           setup) under MDL_SLICE: it keeps
+                                           the line's state; NULL: every
+                                           line */
     int64_t *init_pm;                   /* declared initial PM, per word */
     const MdlOps *ops;
     int32_t nlaunch[2];                 /* main, recovery */
@@ -98,6 +122,8 @@ struct Model {
     uint32_t max_words;
     MdlState scratch;                   /* launch switches */
     MdlState succ;                      /* successors under construction */
+    int chain;                          /* instructions of the successor
+                                           being reported (mdl_succ_steps) */
     MdlState trial;                     /* a step tried by the reductions */
     int64_t *img;                       /* pm_words, image enumeration */
     char notes[512];
@@ -128,7 +154,10 @@ struct MdlOps {
     int (*instr)(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                  const LitInstr *in, int32_t word, MdlStepInfo *info,
                  MdlError *e);
-    int (*collective)(const Model *m, int op);      /* pbar.wg / pbar.kr */
+    /* Whether a write of PM word `word` may change the crash images:
+       the model keeps persistency state for it (with MDL_SLICE, not for
+       every word). The reductions' FP_GROW. */
+    int (*keeps)(const Model *m, int32_t word);
     /* Release of a collective pbar by the thread slots [first, first+n):
        MDL_OK, or MDL_BLOCKED while it must wait (naive mode). */
     int (*release)(Model *m, MdlState *s, const MdlLaunch *L, int first,
@@ -155,7 +184,7 @@ struct MdlOps {
 extern const MdlOps abs_ops;           /* model/abstract/ */
 extern const MdlOps hw_ops;            /* model/hw/ */
 
-/* Hierarchy models: whether the model keeps the state of PM line l. */
+/* Whether the model keeps the state of PM line l (Model.kept). */
 static inline int mdl_kept(const Model *m, uint32_t l)
 {
     return !m->kept || m->kept[l];
@@ -167,8 +196,8 @@ static inline int mdl_kept(const Model *m, uint32_t l)
    are built) the per-launch caches. */
 int red_access_setup(Model *m);
 int red_access_launches(Model *m);
-/* red_slice.c: fills Model.observed and, for hierarchy models, Model.kept
-   (before the model's own setup, which lays out its region by them). */
+/* red_slice.c: fills Model.observed (before the model's own setup, which
+   lays out its region by it). */
 int red_slice_setup(Model *m);
 /* Executes transition `step` of s into out: the step, then (MDL_FUSE)
    the invisible steps of the same thread after it; *n gets the number
@@ -180,7 +209,7 @@ int red_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
    codes: the nev model events enabled at s (hw's default mode), which the
    step must commute with. */
 int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
-                  const uint32_t *codes, int nev, MdlState *out);
+                  const uint32_t *codes, int nev, MdlState *out, int *n);
 
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);
@@ -220,7 +249,9 @@ static inline uint64_t mdl_bits_drop(uint64_t x, uint64_t removed)
 /* Opens a zero bit at position pos, moving the bits above it up. */
 static inline uint64_t mdl_bits_insert(uint64_t x, int pos)
 {
-    uint64_t low = pos ? (x & (~0ull >> (64 - pos))) : 0;
+    uint64_t low;
+    assert(pos >= 0 && pos < 64);
+    low = pos ? (x & (~0ull >> (64 - pos))) : 0;
     if (pos >= 63)
         return low;
     return low | ((x >> pos) << (pos + 1));

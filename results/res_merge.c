@@ -76,10 +76,13 @@ enum {
                              1) takes the source's finish, columns 4 and 6
                              (finished_at, status): update's ?1 ?2, ?3 its id */
     MG_PARENT = 1 << 3,   /* an inserted row's children (MG_CHILD) follow it */
+    MG_OPTIONAL = 1 << 4, /* a table an earlier gpmc did not make: a source
+                             without it has no rows */
 };
 
 typedef struct {
     int flags;
+    const char *name;                   /* MG_OPTIONAL: the table */
     int map;                            /* MAP_*: ids of found and inserted
                                            rows, or -1: a found row is
                                            skipped */
@@ -92,7 +95,7 @@ typedef struct {
 
 /* In copying order: runs and tests before the checks that refer to them. */
 static const MergeTable tables[] = {
-    {MG_FINISH, MAP_RUNS,
+    {MG_FINISH, NULL, MAP_RUNS,
      "SELECT run_id, started_at, argv, host, finished_at, version, status"
      " FROM runs ORDER BY run_id",
      "SELECT run_id, finished_at IS NULL OR finished_at < ?4 FROM runs"
@@ -101,14 +104,14 @@ static const MergeTable tables[] = {
      "INSERT INTO runs(started_at, argv, host, finished_at, version, status)"
      " VALUES (?, ?, ?, ?, ?, ?)",
      "UPDATE runs SET finished_at = ?1, status = ?2 WHERE run_id = ?3"},
-    {0, MAP_TESTS,
+    {0, NULL, MAP_TESTS,
      "SELECT test_id, name, path, sha256, params, source FROM tests"
      " ORDER BY test_id",
      "SELECT test_id FROM tests WHERE name = ? AND path = ? AND sha256 = ?"
      " AND params = ?",
      "INSERT INTO tests(name, path, sha256, params, source)"
      " VALUES (?, ?, ?, ?, ?)", NULL},
-    {MG_IDS | MG_PARENT, -1,
+    {MG_IDS | MG_PARENT, NULL, -1,
      "SELECT check_id, run_id, test_id, model, config, status, states,"
      " transitions, crash_points, crash_images, recoveries, elapsed_ms,"
      " peak_kb, cycles, nvm_writes, error FROM checks ORDER BY check_id",
@@ -118,30 +121,40 @@ static const MergeTable tables[] = {
      " transitions, crash_points, crash_images, recoveries, elapsed_ms,"
      " peak_kb, cycles, nvm_writes, error)"
      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", NULL},
-    {MG_CHILD, -1,
+    {MG_CHILD, NULL, -1,
      "SELECT check_id, cond_index, phase, quant, cond, verdict, expected,"
      " positive, negative FROM results WHERE check_id = ? ORDER BY cond_index",
      NULL,
      "INSERT INTO results(check_id, cond_index, phase, quant, cond, verdict,"
      " expected, positive, negative) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
      NULL},
-    {MG_CHILD, -1,
+    {MG_CHILD, NULL, -1,
      "SELECT check_id, phase, state, count FROM outcomes WHERE check_id = ?"
      " ORDER BY rowid",
      NULL,
      "INSERT INTO outcomes(check_id, phase, state, count)"
      " VALUES (?, ?, ?, ?)", NULL},
-    {MG_CHILD, -1,
+    {MG_CHILD, NULL, -1,
      "SELECT check_id, cond_index, kind, image, witness, witness_json, depth"
      " FROM violations WHERE check_id = ? ORDER BY violation_id",
      NULL,
      "INSERT INTO violations(check_id, cond_index, kind, image, witness,"
      " witness_json, depth) VALUES (?, ?, ?, ?, ?, ?, ?)", NULL},
-    {MG_CHILD, -1,
+    {MG_CHILD, NULL, -1,
      "SELECT check_id, metric, value FROM costs WHERE check_id = ?"
      " ORDER BY rowid",
      NULL,
      "INSERT INTO costs(check_id, metric, value) VALUES (?, ?, ?)", NULL},
+    /* fix and tune's proposals (specs/schema.md): one kept of equals */
+    {MG_IDS | MG_OPTIONAL, "proposals", -1,
+     "SELECT proposal_id, run_id, test_id, command, seq, size, changes, diff,"
+     " state, rank, cycles, verdicts, witness FROM proposals"
+     " ORDER BY proposal_id",
+     "SELECT proposal_id FROM proposals WHERE run_id = ? AND test_id = ?"
+     " AND command = ? AND seq = ?",
+     "INSERT INTO proposals(run_id, test_id, command, seq, size, changes,"
+     " diff, state, rank, cycles, verdicts, witness)"
+     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", NULL},
 };
 #define NTABLES (sizeof tables / sizeof *tables)
 
@@ -243,6 +256,10 @@ static int copy_table(Merge *g, const MergeTable *t, int64_t src_parent,
 {
     sqlite3_stmt *from, *find = NULL, *ins = NULL, *upd = NULL;
     const char *child = t->flags & MG_CHILD ? "i" : "";
+    if ((t->flags & MG_OPTIONAL) &&
+        sqlite3_table_column_metadata(g->src->db, "main", t->name, NULL, NULL,
+                                      NULL, NULL, NULL, NULL) != SQLITE_OK)
+        return RES_OK;
     int rc = res_sql_prepare(g->src, &from, t->select, child, src_parent);
     if (rc)
         return rc;
@@ -298,7 +315,8 @@ static int rows_text(ResDb *db, BaseStr *out, const char *sql,
 
 /* The schema objects of db, one "type name tbl_name sql" line each, sorted:
    what must be identical to a fresh gpmc database's. Loose, the text of
-   tables and views is left out: an input may be an earlier gpmc's, whose
+   tables and views is left out, and so are the tables an earlier gpmc did
+   not make (MG_OPTIONAL: proposals): an input may be an earlier gpmc's, whose
    views merge does not read (a reader reads gpmc's own, res_open.c) and
    whose tables differ in their CHECK constraints at most (structure()
    compares their columns), which the output enforces on every row copied
@@ -308,7 +326,9 @@ static int schema_text(ResDb *db, BaseStr *out, int loose)
     return rows_text(db, out, loose
                      ? "SELECT type, name, tbl_name, CASE type WHEN 'index'"
                        " THEN coalesce(sql, '') ELSE '' END"
-                       " FROM main.sqlite_schema ORDER BY type, name"
+                       " FROM main.sqlite_schema"
+                       " WHERE tbl_name NOT IN ('proposals')"
+                       " ORDER BY type, name"
                      : "SELECT type, name, tbl_name, coalesce(sql, '')"
                        " FROM main.sqlite_schema ORDER BY type, name", NULL);
 }
@@ -404,7 +424,8 @@ static const char *classes(const char *decl, int notnull)
 
 /* Every value of every table of db is of its column's declared type (SQLite
    itself would store 'lots' in an INTEGER column). The tables and columns
-   are the reference's, known to equal db's. */
+   are the reference's, known to equal db's (an optional table db lacks
+   aside). */
 static int typed_values(ResDb *db, ResDb *ref, const char *path)
 {
     sqlite3_stmt *tabs, *cols = NULL;
@@ -415,6 +436,9 @@ static int typed_values(ResDb *db, ResDb *ref, const char *path)
     int s;
     while (!rc && (s = res_sql_step(ref, tabs)) > 0) {
         const char *table = res_sql_text(tabs, 0);
+        if (sqlite3_table_column_metadata(db->db, "main", table, NULL, NULL,
+                                          NULL, NULL, NULL, NULL) != SQLITE_OK)
+            continue;                   /* MG_OPTIONAL, absent */
         if ((rc = res_sql_prepare(ref, &cols, "SELECT name, type, \"notnull\""
                                   " OR pk FROM pragma_table_info(?)", "t",
                                   table)))

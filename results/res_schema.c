@@ -104,6 +104,23 @@ static const struct {
         " metric TEXT NOT NULL,"
         " value REAL NOT NULL,"
         " PRIMARY KEY(check_id, metric))"},
+    {"proposals",
+        "CREATE TABLE proposals("
+        " proposal_id INTEGER PRIMARY KEY,"
+        " run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,"
+        " test_id INTEGER NOT NULL REFERENCES tests(test_id),"
+        " command TEXT NOT NULL CHECK(command IN ('fix', 'tune')),"
+        " seq INTEGER NOT NULL CHECK(seq >= 0),"
+        " size INTEGER NOT NULL CHECK(size >= 0),"
+        " changes TEXT NOT NULL,"
+        " diff TEXT NOT NULL,"
+        " state TEXT NOT NULL"
+        "  CHECK(state IN ('holds', 'fails', 'unknown', 'invalid')),"
+        " rank INTEGER CHECK(rank >= 1),"
+        " cycles INTEGER CHECK(cycles >= 0),"
+        " verdicts TEXT NOT NULL,"
+        " witness TEXT,"
+        " UNIQUE(run_id, test_id, command, seq))"},
     {"latest_checks",
         "CREATE VIEW latest_checks AS SELECT t.name AS test, c.model AS model,"
         " c.config AS config, c.status AS status, c.states AS states,"

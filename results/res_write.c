@@ -159,3 +159,8 @@ int res_violation_ids(ResDb *db, int64_t check_id, int64_t *ids, int max)
     sqlite3_finalize(st);
     return s < 0 ? s : n;
 }
+
+int res_write_test(ResDb *db, const ResTest *t, int64_t *test_id)
+{
+    return insert_test(db, t, test_id);
+}

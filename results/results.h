@@ -182,6 +182,25 @@ int res_report_html(ResDb *db, const ResHtmlOptions *o, FILE *out);
    negative on error. */
 int res_violation_ids(ResDb *db, int64_t check_id, int64_t *ids, int max);
 
+/* ---- proposals (res_proposal.c): what `gpmc fix` and `gpmc tune` tried -- */
+
+typedef struct {
+    const char *command;                /* "fix" or "tune" */
+    int64_t seq;                        /* order tried, from 0 */
+    int64_t size;                       /* changes from the original */
+    const char *changes;                /* in words, one a line */
+    const char *diff;                   /* unified diff of the files */
+    const char *state;                  /* holds fails unknown invalid */
+    int64_t rank;                       /* printed as fix/step N; -1 none */
+    int64_t cycles;                     /* summed over the models; -1 */
+    const char *verdicts;               /* "strict Ok Ok; hw Ok No" */
+    const char *witness;                /* why it fails, or NULL */
+} ResProposal;
+
+/* Writes n proposals about test t in one transaction. */
+int res_write_proposals(ResDb *db, int64_t run_id, const ResTest *t,
+                        const ResProposal *p, int n);
+
 /* A violation, or a check with all its rows, as text; with dot, the DOT
    graphs of their witnesses instead. Unknown id: RES_EINPUT. */
 int res_show_violation(ResDb *db, int64_t id, int dot, FILE *out);

@@ -62,6 +62,9 @@ void res_sql_now(char buf[32]);
 /* Text of column i, "" for NULL. */
 const char *res_sql_text(sqlite3_stmt *st, int i);
 
+/* The test's row (made when missing): its id (res_write.c). */
+int res_write_test(ResDb *db, const ResTest *t, int64_t *test_id);
+
 /* ---- schema (res_schema.c) ----------------------------------------------- */
 
 /* Verify the schema version; with create, make the schema of an empty file

@@ -349,7 +349,7 @@ static void test_policy_table(void **state)
     assert_int_equal(p->release.order, MDL_SET_GROUP);
     assert_int_equal(p->psync.force, MDL_SET_OWN | MDL_SET_F);
     p = mdl_policy(LIT_HW);
-    assert_true(p->collective && p->hierarchy);
+    assert_true(p->collective && p->hw == mdl_hwrules);
     assert_null(mdl_policy(LIT_NMODELS));
     assert_ptr_equal(mdl_policy_rule(mdl_policy(LIT_EPOCH), LIT_PBAR_WG),
                      &mdl_policy(LIT_EPOCH)->pbar);

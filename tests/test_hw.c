@@ -74,6 +74,54 @@ static void test_store_without_flush(void **state)
     chk_report_free(r);
 }
 
+/* A line of more than 512 words (u8 elements on a 4096-byte line): the
+   write-back that clwb a[0] requests carries a[1000] too, so once the
+   fence has passed a[1000] is durable. Writing a line back used to copy
+   it into a 512-word buffer on the stack, which overflowed (a crash in
+   both modes). */
+static void test_long_line(void **state)
+{
+    (void)state;
+    check("test t\nconfig line_bytes = 4096\npm u8 a[1024]\npm f = 0\n"
+          "kernel k grid 1 block 1 {\n  st a[0], 1\n  st a[1000], 2\n"
+          "  clwb a[0]\n  sfence\n  st f, 1\n}\n"
+          "check crash ~exists (f == 1 && a[1000] == 0)\n",
+          "a[1000]=0; f=0|a[1000]=2; f=0|a[1000]=2; f=1", "Ok");
+}
+
+/* A pcommit counts the entries ahead of it at each controller in one
+   byte of its thread's words. N rounds of st; clwb; sfence queue N
+   write-backs of x's line (nothing drains them: no fence waits for a
+   drain); a pcommit then has N entries ahead of it. 255 fit; 256 end the
+   check as incomplete (a bound of gpmc), where the count used to spill
+   into the next byte and corrupt the state. */
+static void test_pcommit_count_limit(void **state)
+{
+    (void)state;
+    for (int n = 255; n <= 256; n++) {
+        char text[512];
+        LitProgram *p;
+        ChkReport *r;
+        snprintf(text, sizeof text, HEAD "config wpq = volatile\npm x = 0\n"
+                 "kernel k grid 1 block 1 {\nagain:\n  add r0, r0, 1\n"
+                 "  st x, r0\n  clwb x\n  sfence\n  blt r0, %d, again\n"
+                 "  pcommit\n  sfence\n}\n"
+                 "check crash exists (x == %d)\n", n, n);
+        p = cu_parse(text);
+        r = cu_run(p, LIT_HW);
+        assert_string_equal(cu_verdicts(r), "Ok");
+        if (n == 255) {
+            assert_int_equal(r->status, CHK_DONE);
+        } else {
+            assert_int_equal(r->status, CHK_INCOMPLETE);
+            assert_non_null(strstr(r->reason, "more than 255 queue entries "
+                                              "ahead of a pcommit"));
+        }
+        chk_report_free(r);
+        lit_program_free(p);
+    }
+}
+
 /* clwb issues a write-back request that may complete any time before the
    next fence: f's line can be evicted first. */
 static void test_clwb_without_sfence(void **state)
@@ -584,6 +632,8 @@ int main(void)
         cmocka_unit_test(test_store_without_flush),
         cmocka_unit_test(test_clwb_without_sfence),
         cmocka_unit_test(test_clwb_sfence),
+        cmocka_unit_test(test_long_line),
+        cmocka_unit_test(test_pcommit_count_limit),
         cmocka_unit_test(test_one_line_versus_two),
         cmocka_unit_test(test_line_carries_neighbour),
         cmocka_unit_test(test_write_through_and_fence),

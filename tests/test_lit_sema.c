@@ -394,7 +394,7 @@ static void test_config_api(void **state)
     assert_int_equal(c.set, 0);
     static const double defaults[LIT_NCONFIG] = {
         0, 0, 128, 20, 1.8, 24, 2048, 16, 8, 1.2, 1.4, 160, 480, 160, 160,
-        16, 64, 0, 2048, 15, 32, 40, 20, 32, 2048,
+        16, 64, 0, 2048, 15, 32, 40, 20, 32, 2048, 0, 1000, 12,
     };
     for (int k = 0; k < LIT_NCONFIG; k++) {
         assert_true(c.val[k] == defaults[k]);
@@ -404,6 +404,13 @@ static void test_config_api(void **state)
     assert_null(lit_config_name(LIT_NCONFIG));
     lit_config_format(&c, LIT_CFG_WPQ, buf, sizeof buf);
     assert_string_equal(buf, "durable");
+    lit_config_format(&c, LIT_CFG_PM_PATH, buf, sizeof buf);
+    assert_string_equal(buf, "l2");
+    assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "gpm", msg,
+                                    sizeof msg), 0);
+    lit_config_format(&c, LIT_CFG_PM_PATH, buf, sizeof buf);
+    assert_string_equal(buf, "pcie");
+    lit_config_defaults(&c);
     lit_config_format(&c, LIT_CFG_CORE_GHZ, buf, sizeof buf);
     assert_string_equal(buf, "1.8");
     lit_config_format(&c, LIT_CFG_L2_KB, buf, sizeof buf);

@@ -58,7 +58,7 @@ static void assert_unchanged(const Fixture *fx)
                    " (SELECT count(*) FROM costs) AS k,"
                    " (SELECT count(*) FROM sqlite_schema) AS o,"
                    " (SELECT status FROM checks) AS st",
-               "r,c,s,k,o,st\n1,1,1,1,22,done\n");
+               "r,c,s,k,o,st\n1,1,1,1,24,done\n");
     assert_csv(db, "PRAGMA user_version", "user_version\n0\n");
     assert_csv(db, "PRAGMA journal_mode", "journal_mode\nwal\n");
     assert_csv(db, "PRAGMA query_only", "query_only\n1\n");

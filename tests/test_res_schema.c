@@ -24,8 +24,8 @@ static void test_creates_schema_v1(void **state)
                                 " FROM meta WHERE key = 'created_at'"), 1);
     assert_csv(db, "SELECT name FROM sqlite_schema WHERE type = 'table'"
                    " ORDER BY name",
-               "name\nchecks\ncosts\nmeta\noutcomes\nresults\nruns\ntests\n"
-               "violations\n");
+               "name\nchecks\ncosts\nmeta\noutcomes\nproposals\nresults\nruns\n"
+               "tests\nviolations\n");
     assert_csv(db, "SELECT name FROM sqlite_schema WHERE type = 'view'"
                    " ORDER BY name",
                "name\nlatest_checks\nmodel_disagreements\nunexpected\n"
@@ -43,6 +43,8 @@ static void test_creates_schema_v1(void **state)
         {"violations", "violation_id check_id cond_index kind image witness "
                        "witness_json depth"},
         {"costs", "check_id metric value"},
+        {"proposals", "proposal_id run_id test_id command seq size changes "
+                      "diff state rank cycles verdicts witness"},
         {"verdict_matrix", "test model cond_index phase verdict expected"},
         {"unexpected", "test model cond_index phase verdict expected"},
         {"model_disagreements",
@@ -68,6 +70,7 @@ static void test_creates_schema_v1(void **state)
                "costs,\"check_id INTEGER, metric TEXT\"\n"
                "meta,key TEXT\n"
                "outcomes,\"check_id INTEGER, phase TEXT, state TEXT\"\n"
+               "proposals,proposal_id INTEGER\n"
                "results,\"check_id INTEGER, cond_index INTEGER\"\n"
                "runs,run_id INTEGER\ntests,test_id INTEGER\n"
                "violations,violation_id INTEGER\n");

@@ -26,6 +26,7 @@
 #ifndef GPMC_TIMING_INT_H
 #define GPMC_TIMING_INT_H
 
+#include <assert.h>
 #include <setjmp.h>
 
 #include "timing/timing.h"
@@ -89,7 +90,7 @@ enum {
 
 typedef struct {
     uint8_t kind, stage, space, flags;
-    int8_t reg;                         /* register a load writes, or -1 */
+    int32_t reg;                        /* register a load writes, or -1 */
     int32_t line;                       /* line in its space; drain: ctrl */
     int32_t sm;
     int32_t warp, batch;                /* told at completion, or -1 */
@@ -235,6 +236,9 @@ typedef struct Tm {
     MdlState s;
     int kind;                           /* the timed model */
     const MdlPolicy *pol;               /* … its rules (mdl_policy) */
+    const MdlHwRule *hw;                /* the hierarchy's, what hardware
+                                           instructions cost in every model
+                                           (mdl_hw_hierarchy) */
     jmp_buf oom;                        /* out of memory: abandon the run */
     BaseArena *arena, *larena;           /* the run's, the launch's */
 
@@ -249,6 +253,11 @@ typedef struct Tm {
     int32_t cta_per_sm, threads_per_sm;
     int volatile_wpq, wt_ack_nvm;
     int32_t pm_lines;
+    int pcie;                           /* pm_path = pcie: PM accesses
+                                           cross the PCIe link (tm_mem.c) */
+    Tick pcie_lat;                      /* a PM access's round trip */
+    double pcie_cyc_byte;               /* the link's cycles per byte */
+    Tick pcie_free;                     /* when the link is free */
 
     TmEvent *heap;
     size_t nheap, capheap;

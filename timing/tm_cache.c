@@ -28,6 +28,7 @@ void tm_cache_init(Tm *t, TmCache *c, int64_t lines, int32_t ways)
 int32_t tm_cache_find(const TmCache *c, int32_t set, int32_t tag)
 {
     int32_t base = set * c->ways;
+    assert(set >= 0 && set < c->sets);
     for (int32_t i = base; i < base + c->ways; i++)
         if (c->l[i].tag == tag)
             return i;
@@ -39,6 +40,7 @@ int32_t tm_cache_find(const TmCache *c, int32_t set, int32_t tag)
 int32_t tm_cache_victim(const TmCache *c, int32_t set)
 {
     int32_t base = set * c->ways, best = -1;
+    assert(set >= 0 && set < c->sets);
     for (int32_t i = base; i < base + c->ways; i++) {
         if (c->l[i].tag < 0)
             return i;
@@ -52,5 +54,6 @@ int32_t tm_cache_victim(const TmCache *c, int32_t set)
 
 void tm_cache_touch(TmCache *c, int32_t idx)
 {
+    assert(idx >= 0 && idx < c->sets * c->ways);
     c->l[idx].lru = ++c->clock;
 }

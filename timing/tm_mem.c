@@ -16,6 +16,13 @@
  * L2 is write-back, write-allocate without fetch (a store miss allocates
  * the line); loads and atomics that miss fetch the line, and later
  * requests for a line being filled wait for that fill (one MSHR per line).
+ *
+ * pm_path = pcie (GPM's platform: PM in host memory, DDIO off): a PM
+ * access leaves L2 for the PCIe link instead of a controller,
+ *   L2 done -> PCIe link (FCFS, pcie_gbps) -> host PM (pcie_ns round trip)
+ *   -> crossbar -> SM input port -> done
+ * and a write is persistent when it is acknowledged. No controller, bank
+ * or WPQ of the GPU sees it.
  */
 #include <math.h>
 #include <string.h>
@@ -46,6 +53,7 @@ int32_t tm_req_new(Tm *t, int kind, int space, int32_t line, int32_t sm)
 {
     int32_t i = t->rqfree;
     TmReq *r;
+    assert(kind >= RQ_LOAD && kind <= RQ_FILL && line >= 0 && sm < t->nsm);
     if (i >= 0) {
         t->rqfree = t->rq[i].next;
     } else {
@@ -74,6 +82,8 @@ void tm_req_free(Tm *t, int32_t i)
 static void req_attach(Tm *t, int32_t i)
 {
     const TmReq *r = &t->rq[i];
+    assert(r->warp < t->nwarp && r->batch < (int32_t)t->nb);
+    assert(r->reg < 0 || (r->warp >= 0 && r->reg < t->k->nregs));
     if (r->warp >= 0) {
         TmWarp *w = &t->w[r->warp];
         t->live++;
@@ -88,6 +98,8 @@ static void req_attach(Tm *t, int32_t i)
 
 void tm_stage_at(Tm *t, int32_t i, int stage, Tick at)
 {
+    assert(i >= 0 && (size_t)i < t->nrq && stage >= S_PART &&
+           stage <= S_DONE);
     t->rq[i].stage = (uint8_t)stage;
     tm_post(t, at, EV_REQ, i);
 }
@@ -113,7 +125,7 @@ int32_t tm_mem_send(Tm *t, int kind, int space, int32_t line, int32_t sm,
     TmReq *r = &t->rq[i];
     r->warp = warp;
     r->batch = batch;
-    r->reg = (int8_t)reg;
+    r->reg = reg;
     r->flags = (uint8_t)flags;
     r->bytes = bytes;
     req_attach(t, i);
@@ -139,7 +151,7 @@ Tick tm_mem_load(Tm *t, int space, int32_t line, int32_t sm, int32_t warp,
             int32_t f = c->l[i].fill;
             r = tm_req_new(t, RQ_MERGED, space, line, sm);
             t->rq[r].warp = warp;
-            t->rq[r].reg = (int8_t)reg;
+            t->rq[r].reg = reg;
             req_attach(t, r);
             t->rq[r].next = t->rq[f].waiters;
             t->rq[f].waiters = r;
@@ -382,11 +394,33 @@ static void l2wb_partition(Tm *t, int32_t i)
     tm_respond(t, i);
 }
 
+/* A PM access over the PCIe link: its bytes cross the link in turn, the
+   host answers a round trip later; a write then is persistent. */
+static void over_pcie(Tm *t, int32_t i)
+{
+    TmReq *r = &t->rq[i];
+    int32_t bytes = r->kind == RQ_LOAD ? t->line_bytes
+                    : r->bytes ? r->bytes : 8;
+    Tick start = t->now > t->pcie_free ? t->now : t->pcie_free;
+    t->pcie_free = start + (Tick)ceil(bytes * t->pcie_cyc_byte - 1e-9);
+    if (r->kind != RQ_LOAD) {
+        t->out->nvm_writes++;
+        t->out->nvm_bytes += bytes;
+    }
+    tm_stage_at(t, i, S_SM, t->pcie_free + t->pcie_lat);
+}
+
 static void l2_done(Tm *t, int32_t i)
 {
     TmReq *r = &t->rq[i];
     TmCache *c = l2_of(t, r->line);
     int32_t idx;
+    if (t->pcie && r->space == LIT_PM &&
+        (r->kind == RQ_LOAD || r->kind == RQ_ATOM || r->kind == RQ_WT ||
+         r->kind == RQ_STORE)) {
+        over_pcie(t, i);
+        return;
+    }
     switch (r->kind) {
     case RQ_LOAD: case RQ_ATOM:
         l2_read(t, i);

@@ -20,10 +20,11 @@
  *            when they are persistent.
  *   bscoped  as scoped, but nothing waits for the writebacks; psync waits
  *            for Own and the background batches ordering the thread.
- *   hw       NVW-FIFO: the barrier first waits for the warp's outstanding
- *            requests, then (collectively for wg/kr) writes back the lines
- *            the scope's threads stored to, then drains every WPQ. psync
- *            is pbar.
+ *   hw       NVW-FIFO, the hardware's settle rule (model.h, MdlHwRule):
+ *            the barrier first waits for the warp's outstanding requests,
+ *            then (collectively for wg/kr) writes back the lines the
+ *            scope's threads stored to, then drains every WPQ. psync is
+ *            pbar.
  *
  * "Persistent" is accepted by a durable WPQ, or written to NVM when the
  * WPQ is volatile (requests flagged F_ACKNVM). Lines are tracked per
@@ -40,8 +41,9 @@
    forces means waiting for the background writebacks ordered so far, and
    Obs means the dirty lines the thread read. A model whose stores depend
    on all of P (strict) persists every store as it issues, so its barriers
-   have nothing left to do. Under the hierarchy (hw) a barrier first waits
-   for the warp's requests and ends by draining every WPQ. */
+   have nothing left to do. Where the row's rule table makes the barrier
+   settle (hw), it first waits for the warp's requests (the semantics
+   complete them in the barrier's step) and ends by draining every WPQ. */
 static unsigned pb_plan(const Tm *t, int op)
 {
     const MdlPolicy *pol = t->pol;
@@ -58,9 +60,9 @@ static unsigned pb_plan(const Tm *t, int op)
         plan |= PA_BG;
     if (rule->force & MDL_SET_F)
         plan |= PA_WAITBG;
-    if (pol->collective && (op == LIT_PBAR_WG || op == LIT_PBAR_KR))
+    if (mdl_policy_collective(pol, op))
         plan |= PA_COLL;
-    if (pol->hierarchy)
+    if (mdl_hw_rules(t->pol, &t->p->config)[op].settle)
         plan |= PA_FENCE | PA_DRAIN;
     return plan;
 }
@@ -91,14 +93,18 @@ static int32_t batch_new(Tm *t, int kind, int32_t who)
 
 /* ---- writebacks ------------------------------------------------------------- */
 
-static unsigned persist_flag(const Tm *t)
+/* A barrier's writeback is persistent once accepted by a durable WPQ, or
+   in NVM when the WPQ is volatile; under a plan that drains every WPQ
+   afterwards, accepted is enough. */
+static unsigned persist_flag(const Tm *t, unsigned plan)
 {
-    return !t->pol->hierarchy && t->volatile_wpq ? F_ACKNVM : 0;
+    return !(plan & PA_DRAIN) && t->volatile_wpq ? F_ACKNVM : 0;
 }
 
-/* Writes back the thread's Own lines (and Obs lines still dirty), each
-   line once per round (t->stampv), from the thread's SM, into batch b. */
-static void flush_thread(Tm *t, int32_t slot, int obs, int32_t b)
+/* Writes back the thread's Own lines (and Obs lines still dirty, with
+   PA_OBS), each line once per round (t->stampv), from the thread's SM,
+   into batch b, as barrier plan `plan` says. */
+static void flush_thread(Tm *t, int32_t slot, unsigned plan, int32_t b)
 {
     TmThread *th = &t->thr[slot];
     int32_t sm = t->w[th->warp].sm;
@@ -107,11 +113,11 @@ static void flush_thread(Tm *t, int32_t slot, int obs, int32_t b)
         for (size_t i = 0; i < v->n; i++) {
             int32_t line = v->v[i];
             if (t->stamp[line] == t->stampv ||
-                (pass && (!obs || !tm_l2_dirty(t, line))))
+                (pass && (!(plan & PA_OBS) || !tm_l2_dirty(t, line))))
                 continue;
             t->stamp[line] = t->stampv;
             tm_mem_send(t, RQ_FLUSH, LIT_PM, line, sm, -1, b, -1,
-                        persist_flag(t), 0, tm_lsu(t, sm));
+                        persist_flag(t, plan), 0, tm_lsu(t, sm));
         }
         v->n = 0;
     }
@@ -186,7 +192,7 @@ static void scope_advance(Tm *t, int32_t sc)
             t->stampv++;
             s->batch = batch_new(t, (plan & PA_BG) ? B_BG : B_SCOPE, sc);
             for (int32_t i = s->first; i < s->first + s->n; i++) {
-                flush_thread(t, i, 0, s->batch);
+                flush_thread(t, i, plan & ~PA_OBS, s->batch);
                 if (plan & PA_BG)
                     tm_vec_push(t, &t->thr[i].bg, s->batch);
             }
@@ -255,6 +261,7 @@ static void end_action(Tm *t, TmWarp *w)
 void tm_batch_dec(Tm *t, int32_t b)
 {
     TmBatch *x = &t->b[b];
+    assert(b >= 0 && (size_t)b < t->nb && x->outstanding > 0);
     if (--x->outstanding)
         return;
     switch (x->kind) {
@@ -292,7 +299,7 @@ int tm_pb_advance(Tm *t, int32_t wi)
             w->pb_batch = batch_new(t, (plan & PA_BG) ? B_BG : B_WARP, wi);
             for (int32_t i = w->first; i < w->first + w->n; i++)
                 if (t->thr[i].inpb) {
-                    flush_thread(t, i, (plan & PA_OBS) != 0, w->pb_batch);
+                    flush_thread(t, i, plan, w->pb_batch);
                     if (plan & PA_BG)
                         tm_vec_push(t, &t->thr[i].bg, w->pb_batch);
                 }

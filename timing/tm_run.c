@@ -46,10 +46,24 @@ static int ev_before(const TmEvent *a, const TmEvent *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+/* The heap order: no event before its parent (O(n): debug builds). */
+#ifdef GPMC_DEBUG
+static void heap_check(const Tm *t)
+{
+    for (size_t i = 1; i < t->nheap; i++)
+        assert(!ev_before(&t->heap[i], &t->heap[(i - 1) / 2]));
+}
+#else
+#define heap_check(t) ((void)0)
+#endif
+
+/* Time never runs back: an event is posted at or after the current
+   cycle. */
 void tm_post(Tm *t, Tick at, int kind, int32_t id)
 {
     TmEvent e;
     size_t i;
+    assert(at >= t->now && kind >= EV_WARP && kind <= EV_MC && id >= 0);
     TM_GROW(t, t->heap, t->capheap, t->nheap + 1);
     e.t = at;
     e.seq = t->evseq++;
@@ -65,12 +79,16 @@ void tm_post(Tm *t, Tick at, int kind, int32_t id)
         i = up;
     }
     t->heap[i] = e;
+    heap_check(t);
 }
 
 static TmEvent pop(Tm *t)
 {
-    TmEvent top = t->heap[0], last = t->heap[--t->nheap];
+    TmEvent top, last;
     size_t i = 0;
+    assert(t->nheap > 0);
+    top = t->heap[0];
+    last = t->heap[--t->nheap];
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= t->nheap)
@@ -84,6 +102,9 @@ static TmEvent pop(Tm *t)
     }
     if (t->nheap)
         t->heap[i] = last;
+    /* the next event comes no earlier than this one */
+    assert(!t->nheap || !ev_before(&t->heap[0], &top));
+    heap_check(t);
     return top;
 }
 
@@ -236,7 +257,7 @@ static int latency_refused(const Tm *t, char *err, size_t errlen)
     int flits = 1 + (line + TM_FLIT - 1) / TM_FLIT;
     const int ns[] = {LIT_CFG_NVM_READ_NS, LIT_CFG_NVM_WRITE_NS,
                       LIT_CFG_DRAM_READ_NS, LIT_CFG_DRAM_WRITE_NS,
-                      LIT_CFG_ROW_HIT_NS};
+                      LIT_CFG_ROW_HIT_NS, LIT_CFG_PCIE_NS};
     char what[160] = "";
     for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
         if (v[ns[i]] * core > worst) {
@@ -258,6 +279,12 @@ static int latency_refused(const Tm *t, char *err, size_t errlen)
         snprintf(what, sizeof what, "icnt_ghz = %g at core_ghz = %g",
                  v[LIT_CFG_ICNT_GHZ], core);
     }
+    double link = line * core / v[LIT_CFG_PCIE_GBPS];
+    if (v[LIT_CFG_PM_PATH] != 0 && link > worst) {
+        worst = link;
+        snprintf(what, sizeof what, "pcie_gbps = %g at core_ghz = %g",
+                 v[LIT_CFG_PCIE_GBPS], core);
+    }
     if (worst <= TM_MAX_LATENCY)
         return 0;
     snprintf(err, errlen, "config: %s makes one access take %.3g core"
@@ -272,6 +299,9 @@ static void configure(Tm *t)
     double core = v[LIT_CFG_CORE_GHZ];
     t->icnt_ratio = core / v[LIT_CFG_ICNT_GHZ];
     t->icnt_lat = tm_icnt(t, TM_ICNT_LAT);
+    t->pcie = v[LIT_CFG_PM_PATH] != 0;
+    t->pcie_lat = cycles_of(v[LIT_CFG_PCIE_NS], 1, core);
+    t->pcie_cyc_byte = core / v[LIT_CFG_PCIE_GBPS];
     t->mc_lat = cycles_of(TM_MC_LAT, v[LIT_CFG_MEM_GHZ], core);
     t->mc_occ = cycles_of(1, v[LIT_CFG_MEM_GHZ], core);
     t->line_bytes = (int32_t)v[LIT_CFG_LINE_BYTES];
@@ -307,6 +337,7 @@ static void run(Tm *t)
         t->done = 1;
     while (t->nheap && t->out->status == TM_OK) {
         TmEvent e = pop(t);
+        assert(e.t >= t->now);
         t->now = e.t;
         switch (e.kind) {
         case EV_WARP:
@@ -380,6 +411,7 @@ int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
     t->p = p;
     t->kind = model;
     t->pol = mdl_policy(model);
+    t->hw = mdl_hw_hierarchy(&t->p->config);
     t->max_steps = max_steps > 0 ? max_steps : TM_MAX_STEPS;
     t->timeout_s = timeout_s;
     t->deadline = timeout_s > 0 ? now() + timeout_s : 0;

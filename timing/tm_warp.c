@@ -23,6 +23,7 @@
 void tm_wake(Tm *t, int32_t wi, Tick at)
 {
     TmWarp *w = &t->w[wi];
+    assert(wi >= 0 && wi < t->nwarp);
     if (w->sched != TICK_NONE && w->sched <= at)
         return;
     w->sched = at;
@@ -34,6 +35,7 @@ void tm_set_wait(Tm *t, int32_t wi, int wait)
     TmWarp *w = &t->w[wi];
     t->blocked += (wait != W_NONE) - (w->wait != W_NONE);
     w->wait = (uint8_t)wait;
+    assert(t->blocked >= 0 && t->blocked <= t->nwarp);
 }
 
 void tm_cause(Tm *t, TmWarp *w, int cause, Tick at)
@@ -64,6 +66,8 @@ void tm_warp_idle(Tm *t, TmWarp *w, int cause, Tick at)
 void tm_warp_req_done(Tm *t, const TmReq *r)
 {
     TmWarp *w = &t->w[r->warp];
+    assert(t->live > 0 && (!(r->flags & F_WRITE) || w->outstanding > 0));
+    assert(r->reg < 0 || w->reg_pending[r->reg] > 0);
     t->live--;
     if ((r->flags & F_WRITE) && --w->outstanding == 0 &&
         (w->wait == W_FENCE || (w->wait == W_PB && w->pb_stage == PB_FENCE)))
@@ -149,6 +153,7 @@ static int scoreboard(Tm *t, int32_t wi, const MdlInstr *d)
     if (dest_reg(d) >= 0)
         regs[n++] = (uint16_t)dest_reg(d);
     for (int i = 0; i < n; i++) {
+        assert(regs[i] < t->k->nregs);
         if (w->reg_pending[regs[i]]) {
             w->wait_reg = regs[i];
             tm_set_wait(t, wi, W_REG);
@@ -255,7 +260,7 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
             tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
                         F_WRITE | (strict ? F_THROUGH | wt_ack : 0), 8,
                         start);
-        else if (strict || op == LIT_ST_WT)
+        else if (strict || t->hw[op].write == MDL_HW_WT)
             tm_mem_send(t, RQ_WT, space, line, w->sm, wi, -1, -1,
                         F_WRITE | wt_ack, bytes, start);
         else
@@ -272,40 +277,38 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
     }
 }
 
-/* clwb, clflush: one request per line; l2wb: one per partition; pcommit:
-   one per controller (l2wb and pcommit take one LSU slot). */
-static void hw_issue(Tm *t, int32_t wi, int op, int32_t n)
+/* A request as the hardware's rule r says (model.h, MdlHwRule): for the
+   line of each access (clwb, clflush), one per line and LSU slot; for
+   every dirty line (l2wb), one per partition; a count (pcommit), one per
+   controller (the last two take one LSU slot). */
+static void hw_issue(Tm *t, int32_t wi, const MdlHwRule *r, int32_t n)
 {
     TmWarp *w = &t->w[wi];
     Tick start;
-    int32_t nl;
-    switch (op) {
-    case LIT_CLWB: case LIT_CLFLUSH:
-        nl = coalesce(t, n);
+    if (r->request == MDL_HW_RQ_LINE) {
+        int32_t nl = coalesce(t, n);
         for (int32_t j = 0; j < nl; j++) {
             int space = key_space(t->lines[2 * j]);
             int32_t line = key_line(t->lines[2 * j]);
             start = tm_lsu(t, w->sm);
-            if (op == LIT_CLFLUSH)
+            if (r->inval)
                 tm_l1_inval(t, w->sm, space, line);
             tm_mem_send(t, RQ_FLUSH, space, line, w->sm, wi, -1, -1,
-                        F_WRITE | (op == LIT_CLFLUSH ? F_INVAL : 0), 0, start);
+                        F_WRITE | (r->inval ? F_INVAL : 0), 0, start);
             if (w->ready < start + 1)
                 w->ready = start + 1;
         }
-        break;
-    case LIT_L2WB:
+    } else if (r->request == MDL_HW_RQ_DIRTY) {
         start = tm_lsu(t, w->sm);
         for (int32_t p = 0; p < t->npart; p++)
             tm_mem_send(t, RQ_L2WB, LIT_PM, p, w->sm, wi, -1, -1, F_WRITE, 0,
                         start);
-        break;
-    default:                            /* pcommit */
+    } else {
+        assert(r->count);
         start = tm_lsu(t, w->sm);
         for (int32_t c = 0; c < t->nctrl; c++)
             tm_mem_send(t, RQ_DRAIN, LIT_PM, c, w->sm, wi, -1, -1, F_WRITE,
                         0, start);
-        break;
     }
     if (w->ready > t->now + 1)
         tm_cause(t, w, C_MEM, t->now + 1);
@@ -408,6 +411,7 @@ static void issue(Tm *t, int32_t wi)
     TmWarp *w = &t->w[wi];
     TmSm *sm = &t->sm[w->sm];
     const MdlInstr *d = &t->dec[0];
+    const MdlHwRule *hr;
     int32_t n;
     if (sm->issue_t != t->now) {
         sm->issue_t = t->now;
@@ -445,28 +449,25 @@ static void issue(Tm *t, int32_t wi)
         }
     }
     t->out->instructions++;
+    hr = &t->hw[d->op];
     w->issued++;
     w->ready = t->now + 1;
     if (t->last_issue < t->now + 1)
         t->last_issue = t->now + 1;
-    switch (d->flags & (MDL_I_READ | MDL_I_WRITE) ? -1 : d->op) {
-    case -1:
+    /* The hardware's instructions cost the same in every model (their
+       rules are the hardware's); a persist barrier's cost is the timed
+       model's (tm_pbar.c). */
+    if (d->flags & (MDL_I_READ | MDL_I_WRITE)) {
         mem_issue(t, wi, d, n);
-        break;
-    case LIT_CLWB: case LIT_CLFLUSH: case LIT_L2WB: case LIT_PCOMMIT:
-        hw_issue(t, wi, d->op, n);
-        break;
-    case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
+    } else if (hr->request || hr->count) {
+        hw_issue(t, wi, hr, n);
+    } else if (hr->fence) {
         if (w->outstanding) {
             tm_set_wait(t, wi, W_FENCE);
             tm_cause(t, w, C_FENCE, w->ready);
         }
-        break;
-    case LIT_PBAR_WI: case LIT_PBAR_WG: case LIT_PBAR_KR: case LIT_PSYNC:
+    } else if (lit_opflags(d->op) & LIT_OPF_PBAR) {
         tm_pb_issue(t, wi, d->op, n);
-        break;
-    default:
-        break;
     }
     after_step(t, wi, d->op, n);
     if (w->wait == W_NONE)

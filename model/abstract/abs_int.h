@@ -53,6 +53,7 @@
 #include "model/model_int.h"
 
 #define ABS_MAXP 64                     /* pending stores in one state */
+_Static_assert(ABS_MAXP <= 64, "slot sets are one 64-bit word");
 
 typedef struct {
     int obs, f, ownu;                   /* model-word index, or -1 */
@@ -94,6 +95,8 @@ static inline int abs_npend(const Model *m, const MdlState *s, uint32_t pm_off)
 /* Model word idx of thread slot `slot` of launch L. */
 static inline uint32_t abs_tword(const MdlLaunch *L, int slot, int idx)
 {
+    assert(slot >= 0 && slot < L->nthreads && idx >= 0 &&
+           (uint32_t)idx < L->mthr_stride);
     return L->mthr_off + (uint32_t)slot * L->mthr_stride + (uint32_t)idx;
 }
 
@@ -128,7 +131,6 @@ int abs_rules_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
 int abs_rules_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                     const LitInstr *in, int32_t word, MdlStepInfo *info,
                     MdlError *e);
-int abs_rules_collective(const Model *m, int op);
 int abs_rules_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
                       int n, int op, MdlStepInfo *info);
 int abs_rules_join(Model *m, MdlState *s, const MdlLaunch *L,

@@ -96,9 +96,27 @@ static void abs_init(Model *m, MdlState *s, uint32_t pm_off,
         s->w[pm_off + a->pre] = 0;
 }
 
+/* The abstract models keep persistency state for the observed words. */
+static int abs_keeps(const Model *m, int32_t word)
+{
+    return !m->observed || m->observed[word];
+}
+
 const MdlOps abs_ops = {
-    abs_thread_words, abs_fixed_words, 3 * ABS_MAXP, abs_setup, abs_init,
-    abs_rules_load, abs_rules_store, abs_rules_instr, abs_rules_collective,
-    abs_rules_release, abs_rules_join, abs_image_enum, abs_image_visible,
-    abs_rules_events, abs_rules_event, abs_pending_list
+    .thread_words = abs_thread_words,
+    .fixed_words = abs_fixed_words,
+    .max_var_words = 3 * ABS_MAXP,
+    .setup = abs_setup,
+    .init = abs_init,
+    .load = abs_rules_load,
+    .store = abs_rules_store,
+    .instr = abs_rules_instr,
+    .keeps = abs_keeps,
+    .release = abs_rules_release,
+    .join = abs_rules_join,
+    .images = abs_image_enum,
+    .visible = abs_image_visible,
+    .events = abs_rules_events,
+    .event = abs_rules_event,
+    .pending = abs_pending_list,
 };

@@ -7,6 +7,31 @@
 
 #include "model/abstract/abs_int.h"
 
+#ifdef GPMC_DEBUG
+/* CANONICAL ORDER and the slot sets (abs_int.h), in O(|P| + threads):
+   after every change of P when built with -DGPMC_DEBUG (make asan). */
+static void check(const Model *m, const MdlState *s, const MdlLaunch *L)
+{
+    const Abs *a = abs_of(m);
+    int np = abs_npend(m, s, L->pm_off);
+    for (int j = 0; j < np; j++) {
+        uint64_t e = s->w[ENT(m, L->pm_off, j)];
+        uint64_t d = s->w[ENT(m, L->pm_off, j) + 2];
+        assert(E_WORD(e) >= 0 && E_WORD(e) < m->p->pm_words &&
+               a->cidx[E_WORD(e)] >= 0);
+        assert(j == 0 || E_WORD(s->w[ENT(m, L->pm_off, j - 1)]) <= E_WORD(e));
+        assert(E_OWNER(e) >= -1 && E_OWNER(e) < L->nthreads);
+        assert(!(d & ~abs_all(np)) && !(d & 1ull << j));
+    }
+    for (int32_t t = 0; t < L->nthreads; t++) {
+        assert(a->obs < 0 || !(s->w[abs_tword(L, t, a->obs)] & ~abs_all(np)));
+        assert(a->f < 0 || !(s->w[abs_tword(L, t, a->f)] & ~abs_all(np)));
+    }
+}
+#else
+#define check(m, s, L) ((void)0)
+#endif
+
 /* Own of the threads [first, first+n) of launch L (with PROJECTION, the
    shadows of their unobserved stores stand for those). */
 uint64_t abs_pending_own(const Model *m, const MdlState *s, const MdlLaunch *L,
@@ -84,6 +109,7 @@ void abs_pending_drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
         return;
     /* the entries below the first gone stay where they are */
     k = __builtin_ctzll(gone);
+    assert(!(gone & ~abs_all(np)));
     for (int j = k; j < np; j++) {
         if (gone & (1ull << j))
             continue;
@@ -96,6 +122,7 @@ void abs_pending_drop(Model *m, MdlState *s, const MdlLaunch *L, uint64_t gone)
             mdl_set(s, ENT(m, pm_off, j) + w, 0);
     s->len = ENT(m, pm_off, k);
     remap(m, s, L, k, gone & -gone, f_drop, gone);
+    check(m, s, L);
 }
 
 static uint64_t closure(const Model *m, const MdlState *s, uint32_t pm_off,
@@ -146,9 +173,12 @@ int abs_pending_insert(Model *m, MdlState *s, const MdlLaunch *L, int slot,
 {
     uint32_t pm_off = L->pm_off;
     int np = abs_npend(m, s, pm_off), pos = 0;
-    assert(np < ABS_MAXP);
+    assert(np < ABS_MAXP && slot >= 0 && slot < L->nthreads && word >= 0);
+    assert(!(deps & ~abs_all(np)));     /* D names pending slots only */
     while (pos < np && E_WORD(s->w[ENT(m, pm_off, pos)]) <= word)
         pos++;
+    /* CANONICAL ORDER: by word, and by age (newest last) within a word */
+    assert(pos == np || E_WORD(s->w[ENT(m, pm_off, pos)]) > word);
     s->len = ENT(m, pm_off, np + 1);
     for (int k = np; k > pos; k--)
         for (uint32_t w = 0; w < 3; w++)
@@ -158,6 +188,7 @@ int abs_pending_insert(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                                     (uint64_t)(slot + 1) << 32);
     mdl_set(s, ENT(m, pm_off, pos) + 1, (uint64_t)v);
     mdl_set(s, ENT(m, pm_off, pos) + 2, mdl_bits_insert(deps, pos));
+    check(m, s, L);
     return pos;
 }
 

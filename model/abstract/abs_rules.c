@@ -143,12 +143,6 @@ int abs_rules_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     return apply_rule(m, s, L, slot, r, info);
 }
 
-int abs_rules_collective(const Model *m, int op)
-{
-    (void)op;
-    return m->pol->collective;
-}
-
 int abs_rules_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
                        int n, int op, MdlStepInfo *info)
 {

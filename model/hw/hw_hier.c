@@ -7,8 +7,10 @@
  * request: the two have the same effect), the completion of the oldest
  * outstanding write-through of a line, the drain of a queue's head. Fences
  * block until the thread's requests have completed; pbar is one atomic
- * step. --naive explores every event and takes NVM as the crash image; the
- * default mode runs the same steps (hw_lazy.c, hw_closure.c).
+ * step. What each instruction does is its row of the hardware's rule table
+ * (model.h, MdlHwRule), read here and nowhere restated. --naive explores
+ * every event and takes NVM as the crash image; the default mode runs the
+ * same steps (hw_lazy.c, hw_closure.c).
  *
  * A write-through's request completes when its word is written toward the
  * controller, except with a volatile WPQ and wt_ack = nvm: then its queue
@@ -65,18 +67,14 @@ static void toward(const Model *m, MdlState *s, uint32_t pm_off, int l,
     }
     at = hw_queue_at(h, s, pm_off, c) + hw_ql_words(h, s, pm_off, c);
     hw_open(s, at, n + 1);
-    if (l >= 0)
-        mdl_set(s, at, (uint64_t)l | HWQ_LINE);
-    else
-        mdl_set(s, at, (uint64_t)dw | HWQ_WT |
-                       (h->ack_drain ? (uint64_t)(owner + 1) << HWQ_OWNER_SHIFT
-                                     : 0));
+    mdl_set(s, at, l >= 0 ? hwq_line(l) : hwq_wt(dw, h->ack_drain ? owner
+                                                                  : -1));
     for (uint32_t i = 0; i < n; i++)
         mdl_set(s, at + 1 + i, hw_wobs(h, l >= 0 ? h->lfirst[l] + (int32_t)i
                                                : dw) ? v[i] : 0);
     mdl_set(s, pm_off + h->r_ql + (uint32_t)c,
-            (uint64_t)(hw_ql_n(h, s, pm_off, c) + 1) |
-            (uint64_t)(hw_ql_words(h, s, pm_off, c) + n + 1) << 16);
+            hw_ql_make(hw_ql_n(h, s, pm_off, c) + 1,
+                       hw_ql_words(h, s, pm_off, c) + n + 1));
     if (what)
         snprintf(what, len, "queued at controller %d", (int)h->cno[c]);
 }
@@ -119,19 +117,16 @@ static void writeback(Model *m, MdlState *s, const MdlLaunch *L, int l,
 {
     const Hw *h = hw_of(m);
     uint32_t pm_off = L->pm_off;
-    uint64_t v[512];
-    int64_t iv[512];
+    /* the line's VIS words: toward() opens room only behind them */
+    const uint64_t *v = &s->w[pm_off + (uint32_t)h->lfirst[l]];
     char what[64], text[160];
     int j;
+    assert(hw_bit(s, pm_off + h->r_dirty, l));
     while ((j = first_wt(h, s, pm_off, l)) >= 0)
         complete_wt(m, s, L, j, info);
-    for (int32_t i = 0; i < h->lnw[l]; i++) {
-        v[i] = s->w[pm_off + (uint32_t)(h->lfirst[l] + i)];
-        iv[i] = (int64_t)v[i];
-    }
     toward(m, s, pm_off, l, -1, -1, v, what, sizeof what);
     if (info) {
-        hw_describe(m, l, iv, text, sizeof text);
+        hw_describe(m, l, v, text, sizeof text);
         mdl_info_effect(info, "%s written back, %s", text, what);
     }
     hw_setbit(s, pm_off + h->r_dirty, l, 0);
@@ -151,15 +146,13 @@ static void drain(Model *m, MdlState *s, const MdlLaunch *L, int c,
     uint32_t pm_off = L->pm_off, at = hw_queue_at(h, s, pm_off, c), n;
     uint64_t hd = s->w[at];
     char text[160], nm[64];
+    assert(hw_ql_n(h, s, pm_off, c) > 0);
     if (hd & HWQ_LINE) {
         int l = HW_LOW(hd);
-        int64_t iv[512];
         n = (uint32_t)h->lnw[l] + 1;
         nvm_line(h, s, pm_off, l, &s->w[at + 1]);
         if (info) {
-            for (int32_t i = 0; i < h->lnw[l]; i++)
-                iv[i] = (int64_t)s->w[at + 1 + (uint32_t)i];
-            hw_describe(m, l, iv, text, sizeof text);
+            hw_describe(m, l, &s->w[at + 1], text, sizeof text);
             mdl_info_effect(info, "%s persists", text);
         }
     } else {
@@ -176,9 +169,10 @@ static void drain(Model *m, MdlState *s, const MdlLaunch *L, int c,
         }
     }
     hw_close(s, at, n);
+    assert(hw_ql_n(h, s, pm_off, c) > 0 && hw_ql_words(h, s, pm_off, c) >= n);
     mdl_set(s, pm_off + h->r_ql + (uint32_t)c,
-            (uint64_t)(hw_ql_n(h, s, pm_off, c) - 1) |
-            (uint64_t)(hw_ql_words(h, s, pm_off, c) - n) << 16);
+            hw_ql_make(hw_ql_n(h, s, pm_off, c) - 1,
+                       hw_ql_words(h, s, pm_off, c) - n));
     for (int32_t t = 0; t < L->nthreads; t++) {
         int k = hw_byte(s, hw_tw(L, t, h->t_pc), c);
         if (k)
@@ -225,12 +219,14 @@ int hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     const Hw *h = hw_of(m);
     uint32_t pm_off = L->pm_off;
     int l = h->wline[dw], dirty = hw_bit(s, pm_off + h->r_dirty, l);
+    int wt = m->hw[op].write == MDL_HW_WT;
     (void)info;
+    assert(m->hw[op].write);
     if (!hw_kept(h, l)) {
         mdl_set(s, pm_off + (uint32_t)dw, (uint64_t)v);
         return MDL_OK;
     }
-    if (!h->naive && !h->vol && op != LIT_ST_WT && !dirty &&
+    if (!h->naive && !h->vol && !wt && !dirty &&
         s->w[pm_off + (uint32_t)dw] == (uint64_t)v &&
         first_wt(h, s, pm_off, l) < 0) {
         /* Default mode: the line stays clean. A clean durable line without
@@ -242,15 +238,15 @@ int hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
     }
     if (!dirty)
         m->fx |= MDL_FX_GROW;
-    else if (op == LIT_ST_WT || s->w[pm_off + (uint32_t)dw] != (uint64_t)v)
+    else if (wt || s->w[pm_off + (uint32_t)dw] != (uint64_t)v)
         m->fx |= MDL_FX_SET;
-    if ((op == LIT_ST_WT || !dirty) &&
+    if ((wt || !dirty) &&
         event_bound(h, s, pm_off) >= HW_MAXEVENTS) {
         hw_limit(e, "more than 128 hardware events could be enabled "
                         "at once");
         return MDL_FAILED;
     }
-    if (op == LIT_ST_WT) {
+    if (wt) {
         int n = hw_nwt(h, s, pm_off), j = n;
         if (n >= HW_MAXWT) {
             hw_limit(e, "more than 64 outstanding write-throughs");
@@ -262,9 +258,13 @@ int hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         }
         while (j > 0 && h->wline[HW_LOW(s->w[hw_wt_at(h, pm_off, j - 1)])] > l)
             j--;
+        /* canonical order: by line, by age within a line */
+        assert(j == 0 ||
+               h->wline[HW_LOW(s->w[hw_wt_at(h, pm_off, j - 1)])] <= l);
+        assert(j == n ||
+               h->wline[HW_LOW(s->w[hw_wt_at(h, pm_off, j)])] > l);
         hw_open(s, hw_wt_at(h, pm_off, j), 2);
-        mdl_set(s, hw_wt_at(h, pm_off, j),
-                (uint64_t)(uint32_t)dw | (uint64_t)(slot + 1) << 32);
+        mdl_set(s, hw_wt_at(h, pm_off, j), hw_wt_make(dw, slot));
         mdl_set(s, hw_wt_at(h, pm_off, j) + 1,
                 hw_wobs(h, dw) ? (uint64_t)v : 0);
         mdl_set(s, pm_off + h->r_nwt, (uint64_t)(n + 1));
@@ -317,33 +317,40 @@ static void request(const Model *m, MdlState *s, const MdlLaunch *L, int t,
     mdl_info_effect(info, "write-back request for line %d", (int)h->lno[l]);
 }
 
+/* A thread's instruction, as its rule says (model.h, MdlHwRule): a settle
+   is the barrier below for the thread alone; a fence blocks while the
+   thread has something outstanding. */
 int hw_hier_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                       const LitInstr *in, int32_t dw, MdlStepInfo *info)
+                       const LitInstr *in, int32_t dw, MdlStepInfo *info,
+                       MdlError *e)
 {
     const Hw *h = hw_of(m);
-    switch (in->op) {
-    case LIT_CLWB: case LIT_CLFLUSH:
+    const MdlHwRule *r = &m->hw[in->op];
+    assert(mdl_hwrule_acts(r) && !r->write);
+    if (r->request == MDL_HW_RQ_LINE) {
         request(m, s, L, slot, h->wline[dw], info);
-        return MDL_OK;
-    case LIT_L2WB:
+    } else if (r->request == MDL_HW_RQ_DIRTY) {
         for (int32_t l = 0; l < h->nl; l++)
             if (hw_bit(s, L->pm_off + h->r_dirty, l))
                 request(m, s, L, slot, l, info);
-        return MDL_OK;
-    case LIT_PCOMMIT:
-        for (int32_t c = 0; h->vol && c < h->nc; c++) {
-            int n = hw_ql_n(h, s, L->pm_off, c);
-            hw_setbyte(s, hw_tw(L, slot, h->t_pc), c, n);
-            if (n)
-                mdl_info_effect(info, "waits for %d entries of controller "
-                                "%d", n, (int)h->cno[c]);
-        }
-        return MDL_OK;
-    case LIT_PBAR_WI: case LIT_PSYNC:
-        return hw_hier_pbar(m, s, L, slot, 1, info);
-    default:                            /* sfence, membar.* */
-        return hw_hier_outstanding(h, s, L, slot) ? MDL_BLOCKED : MDL_OK;
     }
+    /* a pcommit's count: with a durable WPQ nothing is ever queued */
+    for (int32_t c = 0; r->count && h->vol && c < h->nc; c++) {
+        int n = hw_ql_n(h, s, L->pm_off, c);
+        if (n > HW_MAXCOUNT) {
+            hw_limit(e, "more than 255 queue entries ahead of a pcommit");
+            return MDL_FAILED;
+        }
+        hw_setbyte(s, hw_tw(L, slot, h->t_pc), c, n);
+        if (n)
+            mdl_info_effect(info, "waits for %d entries of controller %d",
+                            n, (int)h->cno[c]);
+    }
+    if (r->settle)
+        return hw_hier_pbar(m, s, L, slot, 1, info);
+    if (r->fence && hw_hier_outstanding(h, s, L, slot))
+        return MDL_BLOCKED;
+    return MDL_OK;
 }
 
 /* The NVW-FIFO barrier of threads [first, first+n), in one step. What it
@@ -406,16 +413,16 @@ int hw_hier_events(Model *m, const MdlState *s, const MdlLaunch *L,
     int n = 0, prev = -1;
     for (int32_t l = 0; l < h->nl && n < max; l++)
         if (hw_bit(s, pm_off + h->r_dirty, l))
-            codes[n++] = HW_EV_CODE(HW_EV_WB, l);
+            codes[n++] = hw_ev_code(HW_EV_WB, l);
     for (int j = 0; j < hw_nwt(h, s, pm_off) && n < max; j++) {
         int l = h->wline[HW_LOW(s->w[hw_wt_at(h, pm_off, j)])];
         if (l != prev)
-            codes[n++] = HW_EV_CODE(HW_EV_WT, l);
+            codes[n++] = hw_ev_code(HW_EV_WT, l);
         prev = l;
     }
     for (int32_t c = 0; h->vol && c < h->nc && n < max; c++)
         if (hw_ql_n(h, s, pm_off, c))
-            codes[n++] = HW_EV_CODE(HW_EV_DRAIN, c);
+            codes[n++] = hw_ev_code(HW_EV_DRAIN, c);
     return n;
 }
 

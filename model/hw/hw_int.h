@@ -52,7 +52,9 @@
  *
  * THREAD WORDS (per slot of the launch): the line bit set of outstanding
  * write-back requests, the lines written since launch, then (volatile) one
- * byte per controller: queue entries ahead of the thread's pcommit.
+ * byte per controller: queue entries ahead of the thread's pcommit (at
+ * most HW_MAXCOUNT: a pcommit with more ahead of it ends the check as
+ * incomplete).
  *
  * Canonical form: a write-back request exists only on a dirty line (one on
  * a clean line may complete at once with no effect); one thread's requests
@@ -62,6 +64,8 @@
  */
 #ifndef GPMC_HW_INT_H
 #define GPMC_HW_INT_H
+
+#include <assert.h>
 
 #include "model/model_int.h"
 
@@ -73,9 +77,17 @@
    drain a controller's head; and, default mode only, a write-back followed
    by the drain of its whole queue (several naive events in one step). */
 enum { HW_EV_WB = 0, HW_EV_WT = 1, HW_EV_DRAIN = 2, HW_EV_WBD = 3 };
-#define HW_EV_CODE(k, i) ((uint32_t)(k) << 20 | (uint32_t)(i))
+#define HW_EV_ARG_MAX 0xFFFFF
 #define HW_EV_KIND(code) ((int)((code) >> 20))
-#define HW_EV_ARG(code) ((int)((code) & 0xFFFFFu))
+#define HW_EV_ARG(code) ((int)((code) & (uint32_t)HW_EV_ARG_MAX))
+
+/* An event's code (a step code below MDL_STEP_EVENT): the kind in the
+   bits above 20, the line or controller below. */
+static inline uint32_t hw_ev_code(int k, int32_t i)
+{
+    assert(k >= HW_EV_WB && k <= HW_EV_WBD && i >= 0 && i <= HW_EV_ARG_MAX);
+    return (uint32_t)k << 20 | (uint32_t)i;
+}
 
 #define HWQ_LINE (1ull << 32)
 #define HWQ_WT (2ull << 32)
@@ -86,6 +98,8 @@ enum { HW_EV_WB = 0, HW_EV_WT = 1, HW_EV_DRAIN = 2, HW_EV_WBD = 3 };
 
 typedef struct {
     int naive;                          /* explore every event */
+    int pcie;                           /* pm_path = pcie: every word is a
+                                           line of its own (hw_model.c) */
     int vol;                            /* wpq = volatile */
     int ack_drain;                      /* a write-through's request
                                            completes at its drain (volatile
@@ -136,11 +150,13 @@ static inline int hw_kept(const Hw *h, int l)
 
 static inline uint32_t hw_tw(const MdlLaunch *L, int slot, uint32_t off)
 {
+    assert(slot >= 0 && slot < L->nthreads && off < L->mthr_stride);
     return L->mthr_off + (uint32_t)slot * L->mthr_stride + off;
 }
 
 static inline int hw_bit(const MdlState *s, uint32_t at, int i)
 {
+    assert(i >= 0);
     return (int)((s->w[at + (uint32_t)i / 64] >> (i % 64)) & 1u);
 }
 
@@ -148,12 +164,16 @@ static inline void hw_setbit(MdlState *s, uint32_t at, int i, int v)
 {
     uint32_t k = at + (uint32_t)i / 64;
     uint64_t b = 1ull << (i % 64);
+    assert(i >= 0);
     mdl_set(s, k, v ? (s->w[k] | b) : (s->w[k] & ~b));
 }
 
-/* One byte of a per-controller byte vector. */
+/* One byte of a per-controller byte vector (a pcommit's count: the step
+   that sets one keeps it below HW_MAXCOUNT). */
+#define HW_MAXCOUNT 0xFF
 static inline int hw_byte(const MdlState *s, uint32_t at, int c)
 {
+    assert(c >= 0);
     return (int)((s->w[at + (uint32_t)c / 8] >> (8 * (c % 8))) & 0xFFu);
 }
 
@@ -161,31 +181,65 @@ static inline void hw_setbyte(MdlState *s, uint32_t at, int c, int v)
 {
     uint32_t k = at + (uint32_t)c / 8;
     int sh = 8 * (c % 8);
+    assert(c >= 0 && v >= 0 && v <= HW_MAXCOUNT);
     mdl_set(s, k, (s->w[k] & ~(0xFFull << sh)) | ((uint64_t)v << sh));
 }
 
 static inline int hw_nwt(const Hw *h, const MdlState *s, uint32_t pm_off)
 {
+    assert(s->w[pm_off + h->r_nwt] <= HW_MAXWT);
     return (int)s->w[pm_off + h->r_nwt];
 }
 
 /* Index of outstanding write-through j. */
 static inline uint32_t hw_wt_at(const Hw *h, uint32_t pm_off, int j)
 {
+    assert(j >= 0 && j <= HW_MAXWT);
     return pm_off + h->r_fixed + 2u * (uint32_t)j;
 }
 
-/* Entries and words of controller c's queue. */
+/* A write-through's first word: its dense word and owner slot. */
+static inline uint64_t hw_wt_make(int32_t dw, int slot)
+{
+    assert(dw >= 0 && slot >= 0);
+    return (uint64_t)(uint32_t)dw | (uint64_t)(slot + 1) << 32;
+}
+
+/* Entries and words of controller c's queue (HW_VAR_WORDS bounds both,
+   far below the 16 bits of the count). */
 static inline int hw_ql_n(const Hw *h, const MdlState *s, uint32_t pm_off,
                           int c)
 {
+    assert(h->vol && c >= 0 && c < h->nc);
     return (int)(s->w[pm_off + h->r_ql + (uint32_t)c] & 0xFFFFu);
 }
 
 static inline uint32_t hw_ql_words(const Hw *h, const MdlState *s,
                                    uint32_t pm_off, int c)
 {
+    assert(h->vol && c >= 0 && c < h->nc);
     return (uint32_t)(s->w[pm_off + h->r_ql + (uint32_t)c] >> 16);
+}
+
+static inline uint64_t hw_ql_make(int n, uint32_t words)
+{
+    assert(n >= 0 && n <= 0xFFFF && words <= HW_VAR_WORDS);
+    return (uint64_t)n | (uint64_t)words << 16;
+}
+
+/* A queue entry's header: line l, or the word dw of a write-through
+   whose request completes at its drain by owner slot (or -1). */
+static inline uint64_t hwq_line(int l)
+{
+    assert(l >= 0);
+    return (uint64_t)l | HWQ_LINE;
+}
+
+static inline uint64_t hwq_wt(int32_t dw, int owner)
+{
+    assert(dw >= 0 && owner >= -1 && owner + 1 < (1 << 24));
+    return (uint64_t)dw | HWQ_WT |
+           (uint64_t)(owner + 1) << HWQ_OWNER_SHIFT;
 }
 
 /* Index of the head of controller c's queue. */
@@ -209,9 +263,18 @@ static inline uint32_t hw_entry_len(const Hw *h, uint64_t hd)
 void hw_open(MdlState *s, uint32_t at, uint32_t n);
 void hw_close(MdlState *s, uint32_t at, uint32_t n);
 /* "line 0 (x = 1, y = 0)" into buf, from values v of the line's words. */
-void hw_describe(const Model *m, int l, const int64_t *v, char *buf,
+void hw_describe(const Model *m, int l, const uint64_t *v, char *buf,
                      size_t len);
 void hw_limit(MdlError *e, const char *what);
+
+/* Every invariant of the region above and of the threads' words, in
+   O(size of the state): checked after each step of the hierarchy when
+   built with -DGPMC_DEBUG (make asan). */
+#ifdef GPMC_DEBUG
+void hw_check(const Model *m, const MdlState *s, const MdlLaunch *L);
+#else
+#define hw_check(m, s, L) ((void)0)
+#endif
 
 /* hw_hier.c */
 void hw_hier_init(Model *m, MdlState *s, uint32_t pm_off);
@@ -219,7 +282,8 @@ int hw_hier_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                       int32_t dw, int64_t v, int op, MdlStepInfo *info,
                       MdlError *e);
 int hw_hier_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
-                      const LitInstr *in, int32_t dw, MdlStepInfo *info);
+                      const LitInstr *in, int32_t dw, MdlStepInfo *info,
+                      MdlError *e);
 int hw_hier_pbar(Model *m, MdlState *s, const MdlLaunch *L, int first,
                      int n, MdlStepInfo *info);
 /* Whether thread slot t has a request outstanding. */

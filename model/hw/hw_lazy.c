@@ -5,7 +5,8 @@
  * The default mode runs the steps of hw_hier.c but fires an event only
  * when some thread's next step depends on it; every other event is left to
  * the crash images, which are the NVM of every state the events alone can
- * reach (hw_closure.c). An event e is "needed" in state s when:
+ * reach (hw_closure.c). What a next step does is its rule (model.h,
+ * MdlHwRule). An event e is "needed" in state s when:
  *   - write back line L: a running thread's next instruction stores to L
  *     (st, st.wt, an atomic: the write-back must capture L's contents
  *     before they change; with a durable WPQ only if they do change), or
@@ -89,7 +90,7 @@ static int changes(const Model *m, const MdlState *s, uint32_t pm_off,
                    const MdlInstr *in, int32_t dw)
 {
     int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv = in->a;
-    if (in->op == LIT_ST_WT)
+    if (m->hw[in->op].write == MDL_HW_WT)
         return 1;
     if ((lit_opflags(in->op) & LIT_OPF_ATOMIC) &&
         !lit_atomic(in->in, old, in->a, in->b, &nv))
@@ -102,25 +103,20 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
                        int t, Need *d)
 {
     const Hw *h = hw_of(m);
+    const MdlHwRule *r;
     MdlInstr in;
     if (mdl_decode(m, s, t, &in))
         return;
-    if (in.flags & MDL_I_WRITE) {
+    r = &m->hw[in.op];
+    if (r->write) {
         if (in.space == LIT_PM && in.word >= 0 &&
             (h->vol || changes(m, s, L->pm_off, &in, h->cidx[in.word])))
             set(h->vol ? d->st : d->wb, h->wline[h->cidx[in.word]]);
-        return;
-    }
-    switch (in.op) {
-    case LIT_PCOMMIT:
+    } else if (r->count) {
         d->all = 1;
-        break;
-    case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
+    } else if (r->fence) {
         fence_needs(h, s, L, t, d);
-        break;
-    default:                            /* nothing an event changes */
-        break;
-    }
+    }                                   /* else nothing an event changes */
 }
 
 int hw_lazy_events(Model *m, const MdlState *s, const MdlLaunch *L,
@@ -165,7 +161,7 @@ int hw_lazy_events(Model *m, const MdlState *s, const MdlLaunch *L,
         if (keep)
             codes[n++] = ev[i];
         if (k == HW_EV_WB && get(d.st, x) && n < max)
-            codes[n++] = HW_EV_CODE(HW_EV_WBD, x);
+            codes[n++] = hw_ev_code(HW_EV_WBD, x);
     }
     return n;
 }

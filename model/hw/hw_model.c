@@ -27,7 +27,7 @@ void hw_close(MdlState *s, uint32_t at, uint32_t n)
     s->len -= n;
 }
 
-void hw_describe(const Model *m, int l, const int64_t *v, char *buf,
+void hw_describe(const Model *m, int l, const uint64_t *v, char *buf,
                      size_t len)
 {
     const Hw *h = hw_of(m);
@@ -36,11 +36,51 @@ void hw_describe(const Model *m, int l, const int64_t *v, char *buf,
         char nm[64];
         mdl_word_name(m, LIT_PM, h->cword[h->lfirst[l] + i], nm, sizeof nm);
         n += (size_t)snprintf(buf + n, len - n, "%s%s = %lld", i ? ", " : "",
-                              nm, (long long)v[i]);
+                              nm, (long long)(int64_t)v[i]);
     }
     if (n < len)
         snprintf(buf + n, len - n, ")");
 }
+
+#ifdef GPMC_DEBUG
+void hw_check(const Model *m, const MdlState *s, const MdlLaunch *L)
+{
+    const Hw *h = hw_of(m);
+    uint32_t pm_off = L->pm_off, at;
+    int nwt = hw_nwt(h, s, pm_off);
+    assert(s->len >= pm_off + h->r_fixed);
+    for (int j = 0; j < nwt; j++) {
+        uint64_t x = s->w[hw_wt_at(h, pm_off, j)];
+        assert(HW_LOW(x) >= 0 && HW_LOW(x) < h->nw);
+        assert(HW_WT_OWNER(x) >= 0 && HW_WT_OWNER(x) < L->nthreads);
+        /* by line, by age within a line */
+        assert(j == 0 || h->wline[HW_LOW(s->w[hw_wt_at(h, pm_off, j - 1)])]
+                             <= h->wline[HW_LOW(x)]);
+    }
+    at = hw_wt_at(h, pm_off, nwt);
+    for (int32_t c = 0; h->vol && c < h->nc; c++) {
+        uint32_t words = 0;
+        for (int k = 0; k < hw_ql_n(h, s, pm_off, c); k++) {
+            uint64_t hd = s->w[at + words];
+            int l = (hd & HWQ_LINE) ? HW_LOW(hd) : h->wline[HW_LOW(hd)];
+            assert(!(hd & HWQ_LINE) != !(hd & HWQ_WT));
+            assert(HW_LOW(hd) >= 0 &&
+                   HW_LOW(hd) < ((hd & HWQ_LINE) ? h->nl : h->nw));
+            assert(h->lctl[l] == c && HWQ_OWNER(hd) < L->nthreads);
+            assert(HWQ_OWNER(hd) < 0 || ((hd & HWQ_WT) && h->ack_drain));
+            words += hw_entry_len(h, hd);
+        }
+        assert(words == hw_ql_words(h, s, pm_off, c));
+        at += words;
+    }
+    assert(at == s->len);
+    /* canonical form: a write-back request only on a dirty line */
+    for (int32_t t = 0; L->kernel >= 0 && t < L->nthreads; t++)
+        for (int32_t l = 0; l < h->nl; l++)
+            assert(!hw_bit(s, hw_tw(L, t, h->t_rq), l) ||
+                   hw_bit(s, pm_off + h->r_dirty, l));
+}
+#endif
 
 void hw_limit(MdlError *e, const char *what)
 {
@@ -86,7 +126,9 @@ static int layout(Model *m, Hw *h)
         return -1;
     for (int32_t i = 0; i < h->nw; i++) {
         int32_t line = p->pm_line[h->cword[i]];
-        if (!h->nl || h->lno[h->nl - 1] != line) {
+        /* pcie: one write-through FIFO per word, so each word is a line of
+           its own (lno keeps its cache line, for names and the slice) */
+        if (!h->nl || h->lno[h->nl - 1] != line || h->pcie) {
             h->lno[h->nl] = line;
             h->lfirst[h->nl++] = i;
         }
@@ -127,15 +169,38 @@ static int layout(Model *m, Hw *h)
     return 0;
 }
 
-/* The projection (hw_int.h): with MDL_SLICE, when some declared word is
-   not observed, the words whose NVM is kept and the lines whose hierarchy
-   state is (red_slice.c decides both). */
+/* Model.kept: per PM line, whether some observed word shares its line
+   (durable WPQ: a write-back carries the whole line) or its controller
+   (volatile: the controller's queue orders its lines). */
+static int kept_lines(Model *m, const Hw *h, const uint8_t *obs)
+{
+    const LitProgram *p = m->p;
+    int32_t nl = p->pm_lines;
+    int64_t nctl = h->vol ? (int64_t)p->config.val[LIT_CFG_CONTROLLERS] : 0;
+    uint8_t *kept = base_arena_alloc(m->arena, (size_t)nl + 1);
+    if (!kept)
+        return -1;
+    for (int32_t w = 0; w < p->pm_words; w++)
+        if (obs[w])
+            for (int32_t l = nctl ? (int32_t)(p->pm_line[w] % nctl)
+                                  : p->pm_line[w];
+                 l < nl; l += nctl ? (int32_t)nctl : nl)
+                kept[l] = 1;
+    m->kept = kept;
+    return 0;
+}
+
+/* The projection (hw_int.h): with MDL_SLICE (red_slice.c decides which
+   words are observed) the lines whose hierarchy state is kept and, when
+   some declared word is not observed, the words whose NVM is. */
 static int project(Model *m, Hw *h)
 {
     const uint8_t *obs = m->observed;
     int unobserved = 0;
     if (h->naive || !obs)
         return 0;
+    if (kept_lines(m, h, obs))
+        return -1;
     for (int32_t i = 0; i < h->nw; i++)
         unobserved |= !obs[h->cword[i]];
     if (!unobserved)
@@ -172,7 +237,9 @@ static int hw_setup(Model *m, char *err, size_t errlen)
     }
     m->mstate = h;
     h->naive = m->naive;
-    h->vol = m->p->config.val[LIT_CFG_WPQ] != 0;
+    h->pcie = m->p->config.val[LIT_CFG_PM_PATH] != 0;
+    /* pcie: a completed write is in host PM; no WPQ of the GPU's */
+    h->vol = !h->pcie && m->p->config.val[LIT_CFG_WPQ] != 0;
     h->ack_drain = h->vol && m->p->config.val[LIT_CFG_WT_ACK] == 0;
     m->fx_kept = 1;
     if (layout(m, h) || project(m, h)) {
@@ -230,8 +297,10 @@ static int hw_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                     int32_t word, int64_t v, int op, MdlStepInfo *info,
                     MdlError *e)
 {
-    return hw_hier_store(m, s, L, slot, hw_of(m)->cidx[word], v, op,
-                             info, e);
+    int r = hw_hier_store(m, s, L, slot, hw_of(m)->cidx[word], v, op, info,
+                          e);
+    hw_check(m, s, L);
+    return r;
 }
 
 static int hw_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
@@ -239,27 +308,35 @@ static int hw_instr(Model *m, MdlState *s, const MdlLaunch *L, int slot,
                     MdlError *e)
 {
     int32_t dw = word >= 0 ? hw_of(m)->cidx[word] : -1;
-    (void)e;
-    if ((in->op == LIT_CLWB || in->op == LIT_CLFLUSH) && dw < 0) {
+    int r;
+    if (m->hw[in->op].request == MDL_HW_RQ_LINE && dw < 0) {
         mdl_info_effect(info, "not persistent memory: no effect");
         return MDL_OK;
     }
-    return hw_hier_instr(m, s, L, slot, in, dw, info);
+    if (!mdl_hwrule_acts(&m->hw[in->op])) {
+        /* pm_path = pcie: membar.cta and membar.gl complete no PM write */
+        mdl_info_effect(info, "completes no write to PM over PCIe");
+        return MDL_OK;
+    }
+    r = hw_hier_instr(m, s, L, slot, in, dw, info, e);
+    hw_check(m, s, L);
+    return r;
 }
 
-/* pbar.wg and pbar.kr synchronize like bar.sync and grid.sync. */
-static int hw_collective(const Model *m, int op)
+/* A write can change the images when the line's state is kept. */
+static int hw_keeps(const Model *m, int32_t word)
 {
-    (void)m;
-    (void)op;
-    return 1;
+    return mdl_kept(m, (uint32_t)m->p->pm_line[word]);
 }
 
 static int hw_release(Model *m, MdlState *s, const MdlLaunch *L, int first,
                       int n, int op, MdlStepInfo *info)
 {
-    (void)op;
-    return hw_hier_pbar(m, s, L, first, n, info);
+    int r = MDL_OK;
+    if (m->hw[op].settle)
+        r = hw_hier_pbar(m, s, L, first, n, info);
+    hw_check(m, s, L);
+    return r;
 }
 
 static int hw_join(Model *m, MdlState *s, const MdlLaunch *L,
@@ -307,7 +384,9 @@ static int hw_events(Model *m, const MdlState *s, const MdlLaunch *L,
 static int hw_event(Model *m, MdlState *s, const MdlLaunch *L, uint32_t code,
                     MdlStepInfo *info)
 {
-    return hw_hier_event(m, s, L, code, info);
+    int r = hw_hier_event(m, s, L, code, info);
+    hw_check(m, s, L);
+    return r;
 }
 
 /* Images carry no pending-store slots: witnesses show the events. */
@@ -323,7 +402,20 @@ static int hw_pending(const Model *m, const MdlState *s, uint32_t pm_off,
 }
 
 const MdlOps hw_ops = {
-    hw_thread_words, hw_fixed_words, HW_VAR_WORDS, hw_setup, hw_init,
-    hw_load, hw_store, hw_instr, hw_collective, hw_release, hw_join,
-    hw_image_fn, hw_visible, hw_events, hw_event, hw_pending
+    .thread_words = hw_thread_words,
+    .fixed_words = hw_fixed_words,
+    .max_var_words = HW_VAR_WORDS,
+    .setup = hw_setup,
+    .init = hw_init,
+    .load = hw_load,
+    .store = hw_store,
+    .instr = hw_instr,
+    .keeps = hw_keeps,
+    .release = hw_release,
+    .join = hw_join,
+    .images = hw_image_fn,
+    .visible = hw_visible,
+    .events = hw_events,
+    .event = hw_event,
+    .pending = hw_pending,
 };

@@ -350,45 +350,49 @@ static int launch_part(const Model *m, const MdlLaunch *L, int32_t *idx)
     return -1;
 }
 
-static int observed_any(const Model *m, uint32_t lo, uint32_t hi)
+/* Whether interval [lo, hi] of word ids holds a PM word whose writes may
+   change the crash images (MdlOps.keeps). */
+static int keeps_any(const Model *m, uint32_t lo, uint32_t hi)
 {
-    const uint8_t *obs = m->observed;
     for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
-        if (!obs || obs[w])
+        if (m->ops->keeps(m, (int32_t)w))
             return 1;
     return 0;
 }
 
-/* Hierarchy flags of a hierarchy instruction (red_por.c, CLASSES): what
-   it acts on. None adds crash images: requests, fences and pcommit counts
-   are not part of them, and a pbar only completes what hardware events
-   could. */
-static unsigned hier_flags(const Model *m, int op)
+/* None of these adds crash images (red_por.c, CLASSES): requests, fences
+   and pcommit counts are not part of them, and a settle only completes
+   what hardware events could. A write or a flush acts on its line; a
+   request for every dirty line, and a collective settle (its release
+   writes back the group's lines), on every line; a fence or a
+   thread-local settle, with a durable WPQ, on the lines the thread may
+   have written or requested (lines persist independently), and with a
+   volatile WPQ on every line (the queues order them); a count on every
+   line with a volatile WPQ, on none with a durable one (nothing is ever
+   queued). */
+unsigned red_access_hier(const Model *m, int op)
 {
+    const MdlHwRule *r = &m->hw[op];
     int durable = m->red->durable;
-    switch (op) {
-    case LIT_CLWB: case LIT_CLFLUSH:
-        return FP_FLUSH;
-    case LIT_SFENCE: case LIT_MEMBAR_CTA: case LIT_MEMBAR_SYS:
-    case LIT_PBAR_WI: case LIT_PSYNC:
-        return durable ? FP_SETTLE : FP_HIER_ALL;
-    case LIT_PCOMMIT:
-        return durable ? 0 : FP_HIER_ALL;
-    default:                            /* l2wb, pbar.wg, pbar.kr */
+    if (r->write || r->request == MDL_HW_RQ_LINE)
+        return FP_LINE;
+    if (r->request == MDL_HW_RQ_DIRTY ||
+        (r->settle && mdl_policy_collective(m->pol, op)))
         return FP_HIER_ALL;
-    }
+    if (r->fence || r->settle)
+        return durable ? FP_SETTLE : FP_HIER_ALL;
+    if (r->count)
+        return durable ? 0 : FP_HIER_ALL;
+    return 0;
 }
 
 /* Whether some thread of kernel k may arrive at a collective pbar. */
 static int has_collective(const Model *m, const LitKernel *k)
 {
     for (int b = 0; b < k->nbodies; b++)
-        for (int pc = 0; pc < k->bodies[b].ninstr; pc++) {
-            int op = k->bodies[b].code[pc].op;
-            if ((lit_opflags(op) & LIT_OPF_SCOPED) &&
-                m->ops->collective(m, op))
+        for (int pc = 0; pc < k->bodies[b].ninstr; pc++)
+            if (mdl_policy_collective(m->pol, k->bodies[b].code[pc].op))
                 return 1;
-        }
     return 0;
 }
 
@@ -398,21 +402,20 @@ static unsigned instr_flags(const Model *m, const LitKernel *k,
 {
     const LitInstr *in = &b->code[pc];
     unsigned f = 0, of = lit_opflags(in->op);
-    int coll = (of & LIT_OPF_SCOPED) && m->ops->collective(m, in->op);
+    int coll = mdl_policy_collective(m->pol, in->op);
     if ((of & LIT_OPF_BARRIER) || coll)
         f |= of & LIT_OPF_GRID ? FP_WAIT_GRID : FP_WAIT_CTA;
     if (coll)
         f |= of & LIT_OPF_GRID ? FP_PBAR_GRID : FP_PBAR_CTA;
-    if (m->pol->hierarchy && (of & LIT_OPF_PERSIST))
-        f |= hier_flags(m, in->op);
+    f |= red_access_hier(m, in->op);
     if (of & LIT_OPF_ENDS)
         f |= FP_ENDS;
     else if (!(f & (FP_WAIT_CTA | FP_WAIT_GRID)) &&
              ((in->op != LIT_BRA && pc + 1 >= b->ninstr) ||
               ((of & LIT_OPF_BRANCH) && in->target >= b->ninstr)))
         f |= FP_ENDS;
-    if (m->pol->hierarchy && (f & FP_ENDS) && m->red->coll[k - m->p->kernels])
-        f |= FP_HIER_ALL;               /* may complete a collective pbar */
+    if ((f & FP_ENDS) && m->red->coll[k - m->p->kernels])
+        f |= m->red->release;           /* may complete a collective pbar */
     return f;
 }
 
@@ -497,18 +500,8 @@ static int find_sticky(const LitBody *b, uint8_t *sticky)
     return 0;
 }
 
-/* Whether interval [lo, hi] of word ids holds a PM word on a line the
-   hierarchy model keeps. */
-static int kept_any(const Model *m, uint32_t lo, uint32_t hi)
-{
-    for (uint32_t w = lo; w <= hi && w < (uint32_t)m->p->pm_words; w++)
-        if (mdl_kept(m, (uint32_t)m->p->pm_line[w]))
-            return 1;
-    return 0;
-}
-
 /* Appends to iv (cnt intervals) the kept lines of the PM words of access
-   a: those the hierarchy model keeps state for; -1 out of memory. */
+   a: those the model keeps state for (Model.kept); -1 out of memory. */
 static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
                      uint32_t **iv, size_t *cap, uint32_t *cnt)
 {
@@ -533,23 +526,24 @@ static int add_lines(const Model *m, const MdlSlotRed *sr, const MdlAcc *a,
 }
 
 /* The lines every PM write and flush of the body acts on (sr->lines),
-   using buf (capacity cap) as scratch; every line when the body has an
-   l2wb, which requests a write-back of each dirty line. */
+   using buf (capacity cap) as scratch; every line when the body requests
+   a write-back of every dirty line (l2wb). None when no rule of the model
+   acts on lines. */
 static int body_lines(Model *m, const LitBody *b, MdlSlotRed *sr,
                       uint32_t **buf, size_t *cap)
 {
     uint32_t n = 0;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const MdlAcc *a = &sr->acc[pc];
-        if (b->code[pc].op == LIT_L2WB && m->p->pm_words > 0) {
+        if (m->hw[b->code[pc].op].request == MDL_HW_RQ_DIRTY &&
+            m->p->pm_words > 0) {
             if (BASE_GROW(*buf, *cap, 2 * ((size_t)n + 1)))
                 return -1;
             (*buf)[2 * n] = 0;
             (*buf)[2 * n + 1] = (uint32_t)m->p->pm_lines - 1;
             n++;
         }
-        if (((a->rw & MDL_I_WRITE) || (a->flags & FP_FLUSH)) &&
-            add_lines(m, sr, a, buf, cap, &n))
+        if ((a->flags & FP_LINE) && add_lines(m, sr, a, buf, cap, &n))
             return -1;
     }
     n = iv_norm(*buf, n);
@@ -586,7 +580,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
         a->flags = (uint16_t)instr_flags(m, k, b, pc);
         a->first = npool;
         if (!(lit_opflags(in->op) & (LIT_OPF_READ | LIT_OPF_WRITE)) &&
-            !(a->flags & FP_FLUSH))
+            !(a->flags & FP_LINE))
             continue;
         {
             Vs idx;
@@ -628,16 +622,14 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
             assert(npool - start < 65536);
             if (a->rw & MDL_I_WRITE)
                 for (uint32_t j = start; j < npool; j++)
-                    if (m->pol->hierarchy
-                            ? kept_any(m, pool[2 * j], pool[2 * j + 1])
-                            : observed_any(m, pool[2 * j], pool[2 * j + 1]))
+                    if (keeps_any(m, pool[2 * j], pool[2 * j + 1]))
                         a->flags |= FP_GROW |
-                                    (in->op == LIT_ST_WT && m->pol->hierarchy
+                                    (m->hw[in->op].write == MDL_HW_WT
                                          ? FP_WT : 0);
         }
         if ((a->flags & FP_ENDS) &&
             ((a->rw & MDL_I_WRITE) ||
-             (a->flags & (FP_GROW | FP_FLUSH | FP_SETTLE | FP_HIER_ALL))))
+             (a->flags & (FP_GROW | FP_LINE | FP_SETTLE | FP_HIER_ALL))))
             a->flags |= FP_ENDS_DIRTY;
     }
     sr->pool = base_arena_alloc(m->arena, (2 * (size_t)npool + 1) *
@@ -646,7 +638,7 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
         goto oom;
     for (uint32_t j = 0; j < 2 * npool; j++)
         sr->pool[j] = pool[j];
-    if (m->pol->hierarchy && body_lines(m, b, sr, &pool, &cap))
+    if (body_lines(m, b, sr, &pool, &cap))
         goto oom;
     sr->foot[0] = base_arena_alloc(m->arena, ((size_t)b->ninstr + 1) *
                                             sizeof *sr->foot[0]);
@@ -716,8 +708,7 @@ static MdlFoot *foot_build(Model *m, const MdlLaunch *L, int j, uint32_t pc,
                 iv[k][2 * cnt[k] + q] = sr->pool[2 * a->first + q];
             cnt[k] += a->n;
         }
-        if (m->pol->hierarchy && ((a->rw & MDL_I_WRITE) ||
-                                  (a->flags & FP_FLUSH)) &&
+        if ((a->flags & FP_LINE) &&
             add_lines(m, sr, a, &iv[2], &cap[2], &cnt[2]))
             goto fail;
         if (a->flags & FP_SETTLE) {
@@ -818,8 +809,10 @@ int red_access_setup(Model *m)
     m->red = base_arena_alloc(m->arena, sizeof *m->red);
     if (!m->red)
         return -1;
-    m->red->durable = m->pol->hierarchy &&
-                      m->p->config.val[LIT_CFG_WPQ] == 0;
+    m->red->durable = m->p->config.val[LIT_CFG_WPQ] == 0;
+    for (int op = 0; op < LIT_NOPCODES; op++)
+        if (mdl_policy_collective(m->pol, op))
+            m->red->release |= red_access_hier(m, op);
     return 0;
 }
 

@@ -26,16 +26,20 @@
  * their reads, writes and flags. Before the asking thread moves, j can
  * execute nothing else (its barriers cannot release, the kernel cannot
  * end). Footprints are computed on first use and kept per (slot, pc, v).
- * Under a hierarchy model (hw) they also hold the cache lines on which the
- * thread may write or flush PM, or that it may act on all at once.
+ * Under a model whose state has cache lines (hw) they also hold the lines
+ * on which the thread may write or flush PM, or that it may act on all at
+ * once.
  *
- * HIERARCHY MODELS (hw). A PM write, flush or fence acts on cache lines;
- * with a durable WPQ lines persist independently of each other, with a
- * volatile one a controller's queue orders its lines. With the projection
- * the hw model keeps no hierarchy state for a line none of whose words a
- * check observes (durable), or none of whose controller's words
- * (volatile): steps on such a line only write what loads see
- * (specs/hw.md, "Projection").
+ * LINES. What an instruction acts on is read off the model's rule table
+ * (MdlPolicy.hw, model.h): a PM write or flush acts on its word's line, a
+ * fence or settle on the thread's lines or every line, a count on every
+ * line; under a model whose rows are all empty (the abstract models)
+ * nothing acts on lines. With a durable WPQ lines persist independently
+ * of each other, with a volatile one a controller's queue orders its
+ * lines. With the projection the hw model keeps no hierarchy state for a
+ * line none of whose words a check observes (durable), or none of whose
+ * controller's words (volatile): steps on such a line only write what
+ * loads see (specs/hw.md, "Projection"; Model.kept).
  *
  * STICKY JUMPS. Every cycle of states contains a backward jump (every
  * other step moves a pc forward, or a launch on). A backward jump from b
@@ -64,12 +68,13 @@ enum {
     FP_ENDS = 8,                        /* may finish the thread */
     FP_WAIT_CTA = 16,                   /* a CTA-wide collective arrival */
     FP_WAIT_GRID = 32,                  /* a kernel-wide one */
-    FP_HIER_ALL = 64,                   /* hierarchy models: may act on
-                                           every line (l2wb, a release, the
-                                           join; with a volatile WPQ every
-                                           hierarchy instruction) */
-    FP_FLUSH = 128,                     /* clwb, clflush: acts on the line
-                                           of its word */
+    FP_HIER_ALL = 64,                   /* may act on every line (l2wb, a
+                                           collective release, the join;
+                                           with a volatile WPQ also fences,
+                                           settles and counts) */
+    FP_LINE = 128,                      /* acts on the line of its word: a
+                                           PM write or a flush (clwb,
+                                           clflush) */
     FP_SETTLE = 256,                    /* a fence, pbar or psync with a
                                            durable WPQ: acts on the lines
                                            the thread may write or flush */
@@ -77,8 +82,8 @@ enum {
                                            the thread and writes memory,
                                            may grow the images, or acts on
                                            the hierarchy */
-    FP_WT = 1024                        /* hierarchy models: a write-through
-                                           to a line the model keeps */
+    FP_WT = 1024                        /* a write-through to a line the
+                                           model keeps */
 };
 
 /* Threads per launch beyond which footprints are not computed: the steps
@@ -94,8 +99,9 @@ typedef struct {
 
 typedef struct {
     const uint32_t *r, *w;              /* word intervals, 2 words each */
-    const uint32_t *h;                  /* hierarchy models: the lines its
-                                           PM writes and flushes act on */
+    const uint32_t *h;                  /* the lines its PM writes and
+                                           flushes act on (FP_LINE, or a
+                                           settle's FP_SETTLE) */
     uint32_t nr, nw, nh;
     unsigned flags;                     /* FP_*, or-ed over the reach */
 } MdlFoot;
@@ -105,15 +111,20 @@ typedef struct {
     uint8_t *sticky;                    /* per pc: a backward jump that may
                                            close a cycle of states */
     uint32_t *pool;                     /* intervals of acc */
-    uint32_t *lines, nlines;            /* hierarchy models: the lines the
-                                           thread may write or flush */
+    uint32_t *lines, nlines;            /* the lines the thread may write
+                                           or flush (FP_LINE; every line
+                                           with a request for every dirty
+                                           line) */
     MdlFoot **foot[2];                  /* per pc and variant, or NULL */
 } MdlSlotRed;
 
 typedef struct MdlRed {
-    int durable;                        /* hierarchy models: the WPQ is
-                                           durable, so lines persist
-                                           independently of each other */
+    int durable;                        /* the WPQ is durable, so lines
+                                           persist independently of each
+                                           other */
+    unsigned release;                   /* FP_* of the release of a
+                                           collective pbar: what a thread
+                                           that may complete one acts on */
     MdlSlotRed **slots[2];              /* per part, launch: per slot */
     uint8_t *coll;                      /* per kernel: some thread may
                                            arrive at a collective pbar */
@@ -133,10 +144,13 @@ uint32_t red_access_id(const Model *m, const MdlLaunch *L, int i,
 int red_access_sticky(Model *m, const MdlLaunch *L, int j, uint32_t pc);
 /* Marks the PM words kernel's threads may load or read with an atomic. */
 int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark);
-/* Hierarchy models: the lines slot j may write or flush in its launch
-   (*n intervals), or NULL when unknown. */
+/* The lines slot j may write or flush in its launch (*n intervals), or
+   NULL when unknown. */
 const uint32_t *red_access_lines(Model *m, const MdlLaunch *L, int j,
                                  uint32_t *n);
+/* What instruction op acts on (FP_LINE, FP_SETTLE, FP_HIER_ALL), from
+   the model's rule for it; 0 when the rule is empty. */
+unsigned red_access_hier(const Model *m, int op);
 /* Whether a thread of L's kernel may arrive at a collective pbar. */
 int red_access_collective(const Model *m, const MdlLaunch *L);
 /* Whether two interval lists share an id. */

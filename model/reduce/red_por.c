@@ -50,14 +50,6 @@
 
 #include "model/reduce/red_int.h"
 
-/* Hierarchy instructions that complete the thread's (or the scope's)
-   requests and write back its lines: fences, pbar, psync. */
-static int settles(const MdlInstr *d)
-{
-    return (d->flags & MDL_I_PERSIST) && d->op != LIT_CLWB &&
-           d->op != LIT_CLFLUSH && d->op != LIT_L2WB && d->op != LIT_PCOMMIT;
-}
-
 /* The class (CL_*) of the step just executed, from what the model says it
    did (Model.fx). A model that does not say is assumed visible. */
 static int classify(const Model *m)
@@ -70,53 +62,48 @@ static int classify(const Model *m)
     return m->fx & MDL_FX_SHRINK ? CL_SHRINK : CL_INVISIBLE;
 }
 
-/* Hierarchy models: whether the PM word of step d lies on a line the model
-   keeps state for (else the step acts on no line). */
-static int on_kept_line(const Model *m, const MdlInstr *d)
+/* What step d acts on in the model's lines (red_access_hier): nothing
+   for a collective arrival (its release is hier_conflict's `releases`),
+   nor for a write or flush of a word that is not PM or whose line the
+   model keeps no state for. */
+static unsigned hier_own(const Model *m, const MdlInstr *d)
 {
-    return d->word >= 0 &&
-           mdl_kept(m, (uint32_t)m->p->pm_line[d->word]);
+    unsigned own;
+    if (d->flags & MDL_I_WAITS)
+        return 0;
+    own = red_access_hier(m, d->op);
+    if (own == FP_LINE &&
+        (d->space != LIT_PM || d->word < 0 ||
+         !mdl_kept(m, (uint32_t)m->p->pm_line[d->word])))
+        return 0;
+    return own;
 }
 
-/* Hierarchy models: whether thread j, whose footprint has flags fl and
-   lines (h, nh), may act on what step d of slot i acts on: the line of a
-   PM write or flush (if the model keeps it); the lines i may write or
-   flush (a fence, pbar or psync with a durable WPQ, FP_SETTLE); every line
-   (l2wb, and hierarchy instructions with a volatile WPQ). An arrival at a
-   collective pbar, or finishing, may complete a group whose release writes
-   back every line of the group: that acts on every line for a thread
-   outside the group (same: j shares i's CTA); a member's steps all come
-   before the release in either order. A quiet step (a PM write that left
-   the hierarchy as it was: it wrote the value already in L2, and its line
+/* Whether thread j, whose footprint has flags fl and lines (h, nh), may
+   act on what step d of slot i acts on (own, from hier_own): the line of
+   a PM write or flush (FP_LINE); the lines i may write or flush (a fence
+   or thread-local settle with a durable WPQ, FP_SETTLE); every line
+   (FP_HIER_ALL). Under a model whose rules are all empty nothing acts on
+   lines. `releases`: d is an arrival at a collective pbar.wg, or
+   finishing, that may complete a group whose release acts on lines
+   (MdlRed.release): that acts on every line for a thread outside the
+   group (same: j shares i's CTA); a member's steps all come before the
+   release in either order. A quiet step (a PM write that left the
+   hierarchy as it was: it wrote the value already in L2, and its line
    was dirty, or clean without write-throughs, with a durable WPQ) acts on
    no line as long as nobody issues a write-through to one: whatever the
    other threads and events do to its line, it stays a write of that same
    value to a line that is dirty or clean without write-throughs, which
    changes nothing but its own thread's written lines. */
 static int hier_conflict(Model *m, const MdlLaunch *L, int i,
-                         const MdlInstr *d, int same, unsigned fl,
-                         const uint32_t *h, uint32_t nh, int quiet)
+                         const MdlInstr *d, unsigned own, int releases,
+                         int same, unsigned fl, const uint32_t *h,
+                         uint32_t nh, int quiet)
 {
-    unsigned own = 0;
-    int durable = m->red->durable;
-    int releases = red_access_collective(m, L) &&
-                   ((d->flags & MDL_I_ENDS) ||
-                    ((d->flags & MDL_I_WAITS) && d->op == LIT_PBAR_WG));
     if (releases && !same && (nh || (fl & FP_HIER_ALL)))
         return 1;
     if (quiet)
         return (fl & FP_WT) != 0;
-    if ((d->flags & MDL_I_PERSIST) && !(d->flags & MDL_I_WAITS)) {
-        if (d->op == LIT_CLWB || d->op == LIT_CLFLUSH)
-            own = d->space == LIT_PM && on_kept_line(m, d) ? FP_FLUSH : 0;
-        else if (settles(d) && durable)
-            own = FP_SETTLE;
-        else if (d->op != LIT_PCOMMIT || !durable)
-            own = FP_HIER_ALL;
-    } else if (d->space == LIT_PM && (d->flags & MDL_I_WRITE) &&
-               on_kept_line(m, d)) {
-        own = FP_FLUSH;
-    }
     if (own == FP_HIER_ALL)
         return nh || (fl & FP_HIER_ALL);
     if (!own)
@@ -128,6 +115,7 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
         const uint32_t *mine = red_access_lines(m, L, i, &n);
         return !mine || red_access_meet(mine, n, h, nh);
     }
+    assert(own == FP_LINE);
     return red_access_has(h, nh, (uint32_t)m->p->pm_line[d->word]);
 }
 
@@ -143,10 +131,16 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
 static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                     const MdlInstr *d, int quiet, int *grow)
 {
-    unsigned all = 0;
+    unsigned all = 0, own = hier_own(m, d);
     int arrives = m->pol->release.force && red_access_collective(m, L) &&
                   ((d->flags & MDL_I_ENDS) ||
                    ((d->flags & MDL_I_WAITS) && (d->flags & MDL_I_PERSIST)));
+    /* an arrival at a collective pbar.wg, or finishing, whose group's
+       release acts on lines */
+    int releases = m->red->release && red_access_collective(m, L) &&
+                   ((d->flags & MDL_I_ENDS) ||
+                    ((d->flags & (MDL_I_WAITS | MDL_I_PERSIST | MDL_I_GRID))
+                     == (MDL_I_WAITS | MDL_I_PERSIST)));
     int acc = d->word >= 0 &&
               (lit_opflags(d->op) & (LIT_OPF_READ | LIT_OPF_WRITE));
     uint32_t id = acc ? red_access_id(m, L, i, d->space, d->word) : 0;
@@ -168,10 +162,10 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
         if (pc >= (uint32_t)b->ninstr) {
             /* finishes when released: may complete a collective pbar */
             unsigned fl = FP_ENDS;
-            if (m->pol->hierarchy && red_access_collective(m, L))
-                fl |= FP_HIER_ALL;
-            if (m->pol->hierarchy &&
-                hier_conflict(m, L, i, d, same, fl, NULL, 0, quiet))
+            if (red_access_collective(m, L))
+                fl |= m->red->release;
+            if (hier_conflict(m, L, i, d, own, releases, same, fl, NULL, 0,
+                              quiet))
                 return 0;
             continue;
         }
@@ -184,8 +178,8 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                     ((d->flags & MDL_I_READ) &&
                      red_access_has(f->w, f->nw, id))))
             return 0;
-        if (m->pol->hierarchy &&
-            hier_conflict(m, L, i, d, same, f->flags, f->h, f->nh, quiet))
+        if (hier_conflict(m, L, i, d, own, releases, same, f->flags, f->h,
+                          f->nh, quiet))
             return 0;
         if (arrives && (f->flags & FP_ENDS_DIRTY))
             return 0;
@@ -235,12 +229,12 @@ static int events_commute(Model *m, const MdlState *s, const MdlLaunch *L,
     return ok;
 }
 
-/* Whether step d may turn out quiet (hier_conflict): a PM write, with a
-   durable WPQ. */
+/* Whether step d may turn out quiet (hier_conflict): a PM write that
+   acts on lines, with a durable WPQ. */
 static int may_be_quiet(const Model *m, const MdlInstr *d)
 {
-    return m->pol->hierarchy && m->red->durable && d->space == LIT_PM &&
-           (d->flags & MDL_I_WRITE);
+    return m->hw[d->op].write && m->red->durable &&
+           d->space == LIT_PM;
 }
 
 /* C1 for step d of slot i, executed alone from s into out with class cl,
@@ -272,7 +266,7 @@ static void fuse(Model *m, MdlState *s, const MdlLaunch *L0, int i, int *n)
                         MDL_I_BOUNDS)))
             break;
         if ((lit_opflags(d.op) & (LIT_OPF_READ | LIT_OPF_WRITE)) ||
-            (m->pol->hierarchy && (d.flags & MDL_I_PERSIST)))
+            mdl_hwrule_acts(&m->hw[d.op]))
             c = commutes(m, s, L, i, &d, 0, &grow);
         if (!c && !may_be_quiet(m, &d))
             break;
@@ -320,14 +314,14 @@ int red_por_class(Model *m, const MdlState *s, int i, MdlState *out)
 }
 
 int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
-                  const uint32_t *codes, int nev, MdlState *out)
+                  const uint32_t *codes, int nev, MdlState *out, int *n)
 {
     if (L->kernel < 0 || L->nthreads > RED_MAX_THREADS)
         return -1;
     for (int i = 0; i < L->nthreads; i++) {
         MdlInstr d;
         MdlError e;
-        int grow, n, cl, c;
+        int grow, cl, c;
         if (mdl_decode(m, s, i, &d) ||
             ((d.flags & MDL_I_BACK) && red_access_sticky(m, L, i, d.pc)))
             continue;
@@ -343,9 +337,9 @@ int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
             !independent(m, s, L, i, &d, c, cl, out, codes, nev, &grow) ||
             (cl == CL_SHRINK && grow))
             continue;
-        n = 1;
+        *n = 1;
         if (m->mode & MDL_FUSE)
-            fuse(m, out, L, i, &n);
+            fuse(m, out, L, i, n);
         return i;
     }
     return -1;

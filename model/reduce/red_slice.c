@@ -9,11 +9,10 @@
  * reports; the abstract models then keep no persistency state for it, and
  * images hold its initial value.
  *
- * Under hw a write-back carries its whole line, and with a volatile WPQ a
- * controller's queue orders its lines: the hw model keeps the hierarchy
- * state of a line (red->kept) when one of its words is observed (durable
- * WPQ), or one of its controller's words (volatile); on the others steps
- * only write what loads see (specs/hw.md, "Projection").
+ * A model whose state has cache lines decides from these words which
+ * lines it keeps (Model.kept: hw keeps a line's state when one of its
+ * words, or with a volatile WPQ one of its controller's words, is
+ * observed; specs/hw.md, "Projection").
  */
 #include "model/reduce/red_int.h"
 
@@ -37,27 +36,6 @@ static void mark_cond(const LitProgram *p, const LitCond *c, uint8_t *obs)
             obs[l->addr + j] = 1;
 }
 
-/* red->kept: per PM line, whether some observed word shares its line
-   (durable WPQ) or its controller (volatile). */
-static int kept_lines(Model *m, const uint8_t *obs)
-{
-    const LitProgram *p = m->p;
-    int32_t nl = p->pm_lines;
-    int64_t nctl = m->red->durable
-                       ? 0
-                       : (int64_t)p->config.val[LIT_CFG_CONTROLLERS];
-    uint8_t *kept = base_arena_alloc(m->arena, (size_t)nl + 1);
-    if (!kept)
-        return -1;
-    for (int32_t w = 0; w < p->pm_words; w++)
-        if (obs[w])
-            for (int32_t l = nctl ? (int32_t)(p->pm_line[w] % nctl) : p->pm_line[w];
-                 l < nl; l += nctl ? (int32_t)nctl : nl)
-                kept[l] = 1;
-    m->kept = kept;
-    return 0;
-}
-
 int red_slice_setup(Model *m)
 {
     const LitProgram *p = m->p;
@@ -73,5 +51,5 @@ int red_slice_setup(Model *m)
             if (red_access_pm_reads(m, p->recover_seq[k], obs))
                 return -1;
     m->observed = obs;
-    return m->pol->hierarchy ? kept_lines(m, obs) : 0;
+    return 0;
 }

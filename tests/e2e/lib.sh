@@ -194,3 +194,12 @@ wait_for() {
         sleep 0.05
     done
 }
+
+# canon FILE: FILE's canonical form (gpmc parse) without its test line and
+# its expectations: two files of one program, however written and whatever
+# they expect, give the same text.
+canon() {
+    "$GPMC" parse "$1" >"$T/canon.out" 2>"$T/canon.err" ||
+        fail "gpmc parse $1: $(head -c 600 "$T/canon.err")"
+    grep -v '^test ' "$T/canon.out" | sed 's/ expect .*//'
+}
