@@ -59,12 +59,15 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
    count (text only; --json is one JSON array). */
 typedef struct {
     int passed, failed;
+    int checked;                        /* checks run: none, no summary (a
+                                           refused input prints nothing) */
     BaseStr why;                        /* "  FILE MODEL check ID: WHY\n"… */
 } Summary;
 
 static void summary_add(Summary *sm, const char *path, const char *model,
                         const HCheckResult *res)
 {
+    sm->checked++;
     if (res->passed) {
         sm->passed++;
         return;
@@ -86,6 +89,8 @@ static void summary_unread(Summary *sm, const char *path, int n)
 
 static void summary_print(Summary *sm, int stored)
 {
+    if (!sm->checked)
+        return;
     if (sm->failed)
         printf("failed checks%s:\n%s", stored ? " (`gpmc show check ID` has"
                " the details)" : "", sm->why.failed || !sm->why.s
@@ -99,7 +104,7 @@ int h_cmd_run(int argc, char **argv)
     ResDb *db = NULL;
     int64_t run_id = 0;
     int status = H_OK, first = 1, stop = 0;
-    Summary sm = {0, 0, {0}};
+    Summary sm = {0, 0, 0, {0}};
     char **names = NULL;                /* each file's test name, to warn */
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
                          "run");
