@@ -118,6 +118,36 @@ static void test_cell(Html *H, const char *name, const char *path, int shared)
     raw(H, "</td>");
 }
 
+/* The key of the matrix's rows and the cost charts: test, file, config. */
+typedef struct {
+    char *test, *path, *config;
+} Key;
+
+static int key_is(const Key *k, const char *test, const char *path,
+                  const char *config)
+{
+    return k->test && !strcmp(k->test, test) && !strcmp(k->path, path) &&
+           !strcmp(k->config, config);
+}
+
+static void key_free(Key *k)
+{
+    base_free(k->test);
+    base_free(k->path);
+    base_free(k->config);
+    k->test = k->path = k->config = NULL;
+}
+
+static int key_set(Html *H, Key *k, const char *test, const char *path,
+                   const char *config)
+{
+    key_free(k);
+    k->test = res_strdup(test);
+    k->path = res_strdup(path);
+    k->config = res_strdup(config);
+    return k->test && k->path && k->config ? RES_OK : oom(H);
+}
+
 /* ---- what the page covers --------------------------------------------------- */
 
 static int load_ref(Html *H)
@@ -297,7 +327,7 @@ static int matrix(Html *H)
     raw(H, "</tr></thead><tbody>\n");
     /* One row per test, file, config and check line; the cells arrive in
        that order, one per model checked. */
-    char *test = NULL, *path = NULL, *config = NULL;
+    Key key = {NULL, NULL, NULL};
     int64_t cond = -1;
     size_t next = 0;
     int s = 0, open = 0;
@@ -305,22 +335,13 @@ static int matrix(Html *H)
         const char *name = res_sql_text(st, 0), *file = res_sql_text(st, 1),
                    *cfg = res_sql_text(st, 2);
         int64_t k = sqlite3_column_int64(st, 3);
-        if (!open || strcmp(name, test) || strcmp(file, path) ||
-            strcmp(cfg, config) || k != cond) {
+        if (!open || !key_is(&key, name, file, cfg) || k != cond) {
             for (; open && next < nmodels; next++)
                 raw(H, "<td class=\"none\">-</td>");
             if (open)
                 raw(H, "</tr>\n");
-            base_free(test);
-            base_free(path);
-            base_free(config);
-            test = res_strdup(name);
-            path = res_strdup(file);
-            config = res_strdup(cfg);
-            if (!test || !path || !config) {
-                rc = oom(H);
+            if ((rc = key_set(H, &key, name, file, cfg)))
                 break;
-            }
             cond = k;
             next = 0;
             open = 1;
@@ -349,9 +370,7 @@ static int matrix(Html *H)
         raw(H, "</tr>\n");
     raw(H, "</tbody></table>\n");
     sqlite3_finalize(st);
-    base_free(test);
-    base_free(path);
-    base_free(config);
+    key_free(&key);
     res_models_free(models, nmodels);
     return rc ? rc : s < 0 ? -s : RES_OK;
 }
@@ -628,18 +647,17 @@ typedef struct {
 
 /* One figure per test, file and config: a chart of cycles and one of NVM
    line writes, a bar per model, each chart on its own scale. */
-static void cost_figure(Html *H, const char *name, const char *path,
-                        const char *config, const Bars *b)
+static void cost_figure(Html *H, const Key *k, const Bars *b)
 {
     char id[9];
     raw(H, "<figure class=\"costs\"><figcaption>");
-    text(H, name);
-    if (H->ref && strcmp(config, H->ref)) {
-        res_config_id(config, id);
+    text(H, k->test);
+    if (H->ref && strcmp(k->config, H->ref)) {
+        res_config_id(k->config, id);
         base_str_printf(&H->h, " <code>%s</code>", id);
     }
     raw(H, " <small>");
-    text(H, path);
+    text(H, k->path);
     raw(H, "</small></figcaption>");
     res_chart_bars(&H->h, "cycles", "core cycles of the timed run", "cycles",
                    b->cycles, (int)b->n);
@@ -664,29 +682,21 @@ static int costs(Html *H)
            " writes, a bar per model, each chart on one scale from 0.</p>\n"
            "<div id=\"cost-charts\">\n");
     Bars b = {NULL, NULL, 0, 0, 0};
-    char *name = NULL, *path = NULL, *config = NULL;
+    Key key = {NULL, NULL, NULL};
     int s, figures = 0;
     while (!rc && (s = res_sql_step(H->db, st)) > 0) {
         const char *n = res_sql_text(st, 0), *p = res_sql_text(st, 1),
                    *c = res_sql_text(st, 2);
-        if (!name || strcmp(n, name) || strcmp(p, path) || strcmp(c, config)) {
-            if (name && b.n) {
-                cost_figure(H, name, path, config, &b);
+        if (!key_is(&key, n, p, c)) {
+            if (key.test && b.n) {
+                cost_figure(H, &key, &b);
                 figures++;
             }
             for (size_t i = 0; i < b.n; i++)
                 base_free((char *)b.cycles[i].label);
             b.n = 0;
-            base_free(name);
-            base_free(path);
-            base_free(config);
-            name = res_strdup(n);
-            path = res_strdup(p);
-            config = res_strdup(c);
-            if (!name || !path || !config) {
-                rc = oom(H);
+            if ((rc = key_set(H, &key, n, p, c)))
                 break;
-            }
         }
         char *model = res_strdup(res_sql_text(st, 3));
         if (!model || BASE_GROW(b.cycles, b.cap, b.n + 1) ||
@@ -701,17 +711,15 @@ static int costs(Html *H)
                                             : -1};
         b.n++;
     }
-    if (!rc && name && b.n) {
-        cost_figure(H, name, path, config, &b);
+    if (!rc && key.test && b.n) {
+        cost_figure(H, &key, &b);
         figures++;
     }
     for (size_t i = 0; i < b.n; i++)
         base_free((char *)b.cycles[i].label);
     base_free(b.cycles);
     base_free(b.writes);
-    base_free(name);
-    base_free(path);
-    base_free(config);
+    key_free(&key);
     sqlite3_finalize(st);
     raw(H, "</div>\n");
     if (!rc && !figures)
