@@ -60,14 +60,15 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
 typedef struct {
     int passed, failed;
     int checked;                        /* checks run: none, no summary (a
-                                           refused input prints nothing) */
+                                           refused input or check prints
+                                           nothing) */
     BaseStr why;                        /* "  FILE MODEL check ID: WHY\n"… */
 } Summary;
 
 static void summary_add(Summary *sm, const char *path, const char *model,
                         const HCheckResult *res)
 {
-    sm->checked++;
+    sm->checked += !res->refused;
     if (res->passed) {
         sm->passed++;
         return;
