@@ -4,6 +4,8 @@
 # under GNU parallel, as the README shows (their runs overlap in time);
 # together they hold every check once, and the merged database gives the
 # same verdict matrix, byte for byte, as one suite run over the corpus.
+# (suite_shard.sh checks the slices and merge on the whole corpus; this is
+# the README's way to run them, on a corpus small enough to run twice.)
 . "$(dirname "$0")/lib.sh"
 need parallel
 mkdir "$T/c"
