@@ -29,7 +29,7 @@ LDLIBS  := -lsqlite3 -lm -pthread
 # diffs in fix_lin.sh; `make run` reads the bundled CUDA files' committed
 # .ptx).
 DEBS_RUN  := gcc make libsqlite3-dev graphviz
-DEBS_TEST := libcmocka-dev sqlite3 python3 chromium clang patch
+DEBS_TEST := libcmocka-dev sqlite3 python3 chromium clang patch parallel
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
@@ -83,12 +83,17 @@ $(BUILD)/tests/test_fuzz_replay: tests/test_fuzz_replay.c $(FUZZ_SRCS) \
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(FUZZ_SRCS) $(BUILD)/libgpmc.a -lcmocka \
 	  $(LDLIBS)
 
+# A test's standard error (the error messages it provokes on purpose,
+# cmocka's failures, sanitizer reports) goes to $(BUILD)/log/TEST.err, shown
+# when the test fails.
 unit: $(TESTS)
-	@set -e; for t in $(TESTS); do echo "== $$t"; \
-	  GPMC_CUH=litmus/gpmc.cuh $$t; done
+	@set -e; mkdir -p $(BUILD)/log; for t in $(TESTS); do echo "== $$t"; \
+	  log=$(BUILD)/log/$${t##*/}.err; \
+	  GPMC_CUH=litmus/gpmc.cuh $$t 2>$$log || { cat $$log >&2; exit 1; }; \
+	done
 
 e2e: $(BUILD)/gpmc
-	@GPMC=$(BUILD)/gpmc sh tests/e2e.sh
+	@E2E_LOG=$(BUILD)/log GPMC=$(BUILD)/gpmc sh tests/e2e.sh
 
 test: deps
 	$(MAKE) unit
@@ -149,9 +154,10 @@ fuzz: deps
 	    tests/fuzz/$$s tests/fuzz/$$r; \
 	done
 
-# The suite's line per check goes to RUN_OUT/suite.log; the terminal gets
-# the failing checks and the summary, the verdict matrix and the report's
-# path. The target fails when the suite does (after printing all that).
+# The suite's line per check goes to RUN_OUT/suite.log and the verdict
+# matrix to RUN_OUT/verdicts.txt; the terminal gets the failing checks, the
+# suite's summary, the matrix's summary line and the report's path. The
+# target fails when the suite does (after printing all that).
 # RUN_GPMC, RUN_SUITE and RUN_OUT let tests/e2e/make_run.sh run it on a
 # corpus of its own.
 RUN_GPMC  ?= ./gpmc
@@ -165,11 +171,14 @@ run: deps-run $(RUN_GPMC)
 	@st=0; $(RUN_GPMC) suite $(RUN_SUITE) --model all --jobs 2 \
 	  --db $(RUN_OUT)/gpmc.db >$(RUN_OUT)/suite.log || st=$$?; \
 	sed -n '/^failed checks/,$$p' $(RUN_OUT)/suite.log; \
-	tail -n 1 $(RUN_OUT)/suite.log; echo; \
-	$(RUN_GPMC) report verdicts --db $(RUN_OUT)/gpmc.db || st=3; \
+	tail -n 1 $(RUN_OUT)/suite.log; \
+	$(RUN_GPMC) report verdicts --db $(RUN_OUT)/gpmc.db \
+	  >$(RUN_OUT)/verdicts.txt || st=3; \
+	echo "verdict matrix: $(RUN_OUT)/verdicts.txt ($$(tail -n 1 \
+	  $(RUN_OUT)/verdicts.txt))"; \
 	$(RUN_GPMC) report html --db $(RUN_OUT)/gpmc.db \
 	  -o $(RUN_OUT)/report.html || st=3; \
-	echo; echo "HTML report: $(RUN_OUT)/report.html"; exit $$st
+	echo "HTML report: $(RUN_OUT)/report.html"; exit $$st
 
 # The PTX committed beside the bundled .cu files (litmus/suite/cuda), which
 # lets `make run` check them without clang: recompiled where stale (add

@@ -89,12 +89,17 @@ void *base_arena_grow(BaseArena *a, void *arr, int32_t n, int32_t *cap,
 /* Collects "file:line:col: error: message" lines, in source order. A line
    that cannot be stored is lost, and `failed` says so (sticky): the owner
    that prints the text reports the loss instead of a silently short list
-   (nerrors still counts every error). */
+   (nerrors still counts every error). With `excerpt` set (by the owner,
+   after base_diag_init), the writer puts under each such line the source
+   line it names and a caret under the column, as gcc does: lines that
+   start with a blank, so the first line of each message stays the one
+   scripts grep. */
 typedef struct {
     int nerrors;
     char *text;                         /* all messages, '\n'-terminated */
     size_t len, cap;
     int failed;
+    int excerpt;
 } BaseDiag;
 
 void base_diag_init(BaseDiag *d);
@@ -102,6 +107,13 @@ void base_diag_free(BaseDiag *d);
 
 /* Appends one preformatted line ("path: error: ...") to d. */
 void base_diag_append(BaseDiag *d, const char *line);
+
+/* ---- "did you mean" (base_suggest.c) ----------------------------------- */
+
+/* The word of known[0..n) nearest to word by edit distance (insertions,
+   deletions, substitutions and swaps of neighbours), if close: at most 2
+   edits and fewer than half of word's characters; else NULL. */
+const char *base_suggest(const char *word, const char *const *known, int n);
 
 /* ---- memory budget (base_budget.c) ------------------------------------- */
 

@@ -25,7 +25,9 @@ typedef struct {
     int64_t transitions;
     int64_t depth;                      /* main-program BFS depth reached */
     int64_t recoveries;
-    int64_t peak_kb;                    /* the process's peak resident set */
+    int64_t rss_kb;                     /* the process's peak resident set */
+    int64_t peak_kb;                    /* the check's memory peak so far:
+                                           what ChkReport.peak_kb will say */
     double elapsed_s;
 } ChkProgress;
 
@@ -135,7 +137,9 @@ typedef struct {
     const char *reason;                 /* why incomplete / error, or NULL */
     int64_t states, transitions, crash_points, crash_images, recoveries;
     double elapsed_ms;
-    int64_t peak_kb;
+    int64_t peak_kb;                    /* the most memory the check held at
+                                           once (its budget's peak: what
+                                           --max-memory bounds) */
     int64_t store_states, store_bytes, store_nodes;
                                         /* the main program's state store
                                            when its exploration ended: its

@@ -370,7 +370,9 @@ typedef struct ChkRun {
     int failed;                         /* out of memory, budget included */
     int64_t states, transitions, crash_points, recoveries;
     int64_t main_depth;                 /* deepest main-program state seen */
-    int main_done;                      /* the main program is explored */
+    uint32_t exploring;                 /* bit L: level L's exploration is
+                                           running (its states are not yet
+                                           in `states`; progress adds them) */
     double t0, last_progress;
     uint32_t work;                      /* states visited or re-expanded,
                                            in every exploration (chk_work) */

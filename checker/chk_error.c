@@ -79,13 +79,18 @@ void chk_tick(ChkRun *R)
         ChkProgress pg;
         struct rusage ru;
         R->last_progress = now;
-        pg.states = R->states +
-                    (R->main_done ? 0 : chk_space_count(&R->lvl[0].space));
+        /* The explorations running (main, a recovery, one nested in
+           it) count what they have stored so far. */
+        pg.states = R->states;
+        for (int l = 0; l < R->nlevels; l++)
+            if (R->exploring >> l & 1)
+                pg.states += chk_space_count(&R->lvl[l].space);
         pg.transitions = R->transitions;
         pg.depth = R->main_depth;
         pg.recoveries = R->recoveries;
-        pg.peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss
-                                                       : 0;
+        pg.rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? (int64_t)ru.ru_maxrss
+                                                      : 0;
+        pg.peak_kb = (int64_t)(atomic_load(&R->mem.peak) / 1024);
         pg.elapsed_s = now - R->t0;
         R->o.progress(R->o.progress_ctx, &pg);
     }

@@ -617,6 +617,8 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     b.ctx = ctx;
     b.L->cut = 0;
     b.par = level == 0 && R->nwk > 1;   /* for levels of PAR_MIN states */
+    assert(level < 32);
+    R->exploring |= 1u << level;
     if (b.par)
         sto_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
     if (chk_space_reset(sp) ||
@@ -689,6 +691,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
         }
     }
 out:
+    R->exploring &= ~(1u << level);
     R->states += chk_space_count(sp);
     if (b.par)
         sto_seg_free(&b.disc);

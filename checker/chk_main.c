@@ -69,5 +69,4 @@ void chk_explore_main(ChkRun *R)
 {
     mdl_init_main(R->m, &R->lvl[0].state);
     chk_explore(R, 0, 0, &R->lvl[0].state, visit_main, NULL);
-    R->main_done = 1;
 }

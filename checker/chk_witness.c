@@ -8,6 +8,13 @@
  * recorded). Each segment is replayed with mdl_apply to describe its steps;
  * pending stores get witness-wide numbers (#1, #2, …) as they are created,
  * and each crash lists which of them its image includes and lacks.
+ *
+ * A livelock's witness is a lasso: the path to the state from which no
+ * execution can terminate, then on from it until a state repeats; the
+ * steps from the first visit of that state to the repeat are the cycle
+ * (text: "cycle:" before them; JSON: "cycle":{"from","to"}, step ids).
+ * Every successor of such a state is one too (else it could end), and
+ * there are finitely many, so the walk meets a state again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +30,10 @@ typedef struct {
     int level;                          /* 0 main, else recovery level */
     uint32_t img;                       /* recovery: the image it starts on */
     uint32_t target;                    /* last state of the segment */
-    uint32_t err_step;                  /* failing step after it, or NONE */
+    uint32_t err;                       /* the error it ends in, or NONE */
+    uint32_t err_step;                  /* its failing step, or
+                                           MDL_STEP_NONE: the target's own
+                                           (deadlock, divergence, livelock) */
     uint32_t crash_img;                 /* image of the crash after, or NONE */
 } Seg;
 
@@ -37,6 +47,8 @@ typedef struct {
     int32_t slotid[64];
     int nstores, nsteps, ncrashes;
     int broken;                         /* the replay went astray */
+    int cycle_from, cycle_to;           /* a livelock's cycle, or -1 */
+    int lasso_steps;                    /* the steps past its error state */
     int first_crash_after;
     char first_crash[512];
     char outcome[1024];                 /* the observation witnessed, or "" */
@@ -336,11 +348,110 @@ static const ChkBest *memo_entry(ChkRun *R, uint32_t img, int d, int err,
     return lo < n && b[lo].id == id ? &b[lo] : NULL;
 }
 
+typedef struct {
+    ChkSpace *sp;
+    StoCursor *c;
+    const MdlState *cur;
+    uint32_t step, id;
+    int found;
+} Next;
+
+/* The first successor that is a state of the space. */
+static int next_succ(void *ctx, uint32_t step, const MdlState *s)
+{
+    Next *x = ctx;
+    if (sto_store_find(&x->sp->store, x->c, x->cur, s, &x->id))
+        return 0;
+    x->step = step;
+    x->found = 1;
+    return 1;
+}
+
+static void next_err(void *ctx, uint32_t step, const MdlError *e)
+{
+    (void)ctx;
+    (void)step;
+    (void)e;
+}
+
+/* The walk of a livelock's lasso from state `from` of level's space, at
+   most max transitions: steps[i] leads to ids[i + 1] (ids[0] = from);
+   returns the transitions and sets *loop to the index in ids of the state
+   the last one returns to, or -1 (no successor in the space: the walk
+   ends stuck, or it grew too long). */
+static int lasso_walk(W *w, int level, uint32_t from, uint32_t *steps,
+                      uint32_t *ids, int max, int *loop)
+{
+    ChkRun *R = w->R;
+    ChkLevel *L = &R->lvl[level];
+    uint32_t n = chk_space_count(&L->space);
+    uint64_t *seen = base_calloc(((size_t)n + 63) / 64, sizeof *seen);
+    Next x;
+    int k = 0;
+    *loop = -1;
+    if (!seen) {
+        chk_fail(R);
+        return -1;
+    }
+    x.sp = &L->space;
+    x.c = &L->cur;
+    x.cur = &w->c;
+    ids[0] = from;
+    for (uint32_t id = from; k < max; id = x.id) {
+        assert(id < n);
+        if (seen[id >> 6] >> (id & 63) & 1) {
+            while (ids[++*loop] != id)
+                ;
+            break;
+        }
+        seen[id >> 6] |= 1ull << (id & 63);
+        sto_store_get(&L->space.store, &L->cur, id, &w->c);
+        x.found = 0;
+        /* chk_live's successors: the states it found cannot end */
+        mdl_successors(L->m ? L->m : R->m, &w->c, next_succ, next_err, &x);
+        if (!x.found)
+            break;
+        steps[k++] = x.step;
+        ids[k] = x.id;
+    }
+    base_free(seen);
+    return k;
+}
+
+/* Replays a livelock's lasso from the current state, the stored state
+   `from` of level's space, and says where its cycle is. */
+static void lasso(W *w, int level, uint32_t from, uint32_t *steps,
+                  uint32_t *ids, int max)
+{
+    ChkLevel *L = &w->R->lvl[level];
+    int loop, n = lasso_walk(w, level, from, steps, ids, max, &loop),
+        before = w->nsteps;
+    for (int i = 0; i < n && !w->broken; i++) {
+        if (i == loop) {
+            w->cycle_from = w->nsteps;
+            put(&w->text, "cycle (repeats forever):\n");
+        }
+        if (replay_transition(w, steps[i], level))
+            w->broken = 1;
+        /* the replay must reach the state the walk took */
+        sto_store_get(&L->space.store, &L->cur, ids[i + 1], &w->d);
+        if (w->a.len != w->d.len ||
+            memcmp(w->a.w, w->d.w, w->a.len * sizeof *w->a.w))
+            w->broken = 1;
+    }
+    w->lasso_steps = w->nsteps - before;
+    if (loop >= 0)
+        w->cycle_to = w->nsteps - 1;
+    else
+        w->cycle_from = -1;
+}
+
 /* Plays the segments; the text and JSON end up in w. */
 static void play(W *w, const Seg *seg, int nseg)
 {
     ChkRun *R = w->R;
-    uint32_t *path = base_malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
+    size_t cap = (size_t)R->o.max_steps + 2;
+    uint32_t *path = base_malloc(2 * cap * sizeof *path);
     if (!path) {
         chk_fail(R);
         w->broken = 1;
@@ -369,7 +480,17 @@ static void play(W *w, const Seg *seg, int nseg)
                 w->broken = 1;
                 break;
             }
-        if (g->err_step != CHK_NONE) {
+        if (g->err != CHK_NONE && R->err[g->err].kind == MDL_E_LIVELOCK) {
+            /* path's second half holds the walk's states */
+            lasso(w, g->level, g->target, path, path + cap,
+                  (int)R->o.max_steps + 1 - w->nsteps);
+            put(&w->text, "error: %s", R->err[g->err].text);
+            snprintf(w->error, sizeof w->error, "%s", R->err[g->err].text);
+            if (w->cycle_from >= 0)
+                put(&w->text, " (steps %d to %d repeat forever)",
+                    w->cycle_from + 1, w->cycle_to + 1);
+            put(&w->text, "\n");
+        } else if (g->err != CHK_NONE) {
             MdlStepInfo in;
             MdlError e;
             if (mdl_apply(R->m, &w->a, g->err_step, &w->b, &in, &e) == 1) {
@@ -396,7 +517,8 @@ static int finish(W *w, ChkViolation *v, int kind)
 {
     ChkRun *R = w->R;
     Buf js = {0};
-    int steps = w->broken || R->failed ? -1 : w->nsteps;
+    /* the searches count the steps to the error state, a livelock's too */
+    int steps = w->broken || R->failed ? -1 : w->nsteps - w->lasso_steps;
     put(&js, "{\"kind\":\"%s\",\"steps\":[%s],\"crashes\":[%s]",
         chk_vkind_names[kind], w->steps.len ? w->steps.s : "",
         w->crashes.len ? w->crashes.s : "");
@@ -405,6 +527,9 @@ static int finish(W *w, ChkViolation *v, int kind)
         put(&js, ",\"crash\":%.*s}", (int)(e - c), c);
     }
     put(&js, ",\"deps\":[%s]", w->deps.len ? w->deps.s : "");
+    if (w->cycle_from >= 0)
+        put(&js, ",\"cycle\":{\"from\":%d,\"to\":%d}", w->cycle_from,
+            w->cycle_to);
     if (w->outcome[0]) {
         put(&js, ",\"outcome\":");
         put_json_str(&js, w->outcome);
@@ -439,6 +564,7 @@ static int start(W *w, ChkRun *R)
 {
     memset(w, 0, sizeof *w);
     w->R = R;
+    w->cycle_from = w->cycle_to = -1;
     w->a.cap = w->b.cap = w->c.cap = w->d.cap = mdl_max_words(R->m);
     w->a.w = base_calloc(w->a.cap, sizeof(uint64_t));
     w->b.w = base_calloc(w->b.cap, sizeof(uint64_t));
@@ -472,7 +598,8 @@ static int recovery_segs(W *w, Seg *seg, int n, uint32_t img, int err,
         g->level = R->o.crash_depth - d;
         g->img = img;
         g->target = b->state;
-        g->err_step = b->via == VIA_ERROR ? b->aux : CHK_NONE;
+        g->err = b->via == VIA_ERROR ? id : CHK_NONE;
+        g->err_step = b->via == VIA_ERROR ? b->aux : MDL_STEP_NONE;
         g->crash_img = b->via == VIA_NESTED ? b->aux : CHK_NONE;
         if (b->via != VIA_NESTED)
             break;
@@ -486,7 +613,8 @@ static int recovery_segs(W *w, Seg *seg, int n, uint32_t img, int err,
 static void main_seg(Seg *seg)
 {
     memset(seg, 0, MAXSEG * sizeof *seg);
-    seg[0].err_step = CHK_NONE;
+    seg[0].err = CHK_NONE;
+    seg[0].err_step = MDL_STEP_NONE;
     seg[0].crash_img = CHK_NONE;
 }
 
@@ -498,6 +626,20 @@ static int through_recovery(W *w, Seg *seg, uint32_t img, int err,
     seg[0].target = w->R->img.img[img].state;
     seg[0].crash_img = img;
     return recovery_segs(w, seg, 1, img, err, id);
+}
+
+/* The violation's image: the main program's crash image img, where the
+   witness's first crash leaves PM (crash and recovered witnesses, errors
+   in recovery), as the text shows it. */
+static void set_image(ChkRun *R, ChkViolation *v, uint32_t img)
+{
+    Buf ib = {0};
+    chk_image_expand(R, img, R->img.full);
+    image_text(R, R->img.full, &ib);
+    v->image = base_arena_strdup(R->arena, ib.s ? ib.s : "");
+    if (ib.failed || !v->image)
+        chk_fail(R);
+    base_str_free(&ib);
 }
 
 int chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
@@ -528,15 +670,8 @@ int chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
                          sizeof buf);
         put(&w.text, "%s\n", buf);
         snprintf(w.outcome, sizeof w.outcome, "%s", buf);
-        if (ph == LIT_CRASH) {
-            Buf ib = {0};
-            chk_image_expand(R, R->outs[ph].o[o].aux, R->img.full);
-            image_text(R, R->img.full, &ib);
-            v->image = base_arena_strdup(R->arena, ib.s ? ib.s : "");
-            if (ib.failed || !v->image)
-                chk_fail(R);
-            base_str_free(&ib);
-        }
+        if (ph != LIT_FINAL)
+            set_image(R, v, R->outs[ph].o[o].aux);
     }
     return finish(&w, v, v->kind);
 }
@@ -551,10 +686,13 @@ int chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
     main_seg(seg);
     if (R->err[err].img == CHK_NONE) {
         seg[0].target = R->err[err].main_state;
+        seg[0].err = err;
         seg[0].err_step = R->err[err].main_step;
     } else {
         n = through_recovery(&w, seg, R->err[err].img, 1, err);
     }
     play(&w, seg, n);
+    if (R->err[err].img != CHK_NONE)
+        set_image(R, v, R->err[err].img);
     return finish(&w, v, CHK_V_ERROR);
 }

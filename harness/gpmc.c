@@ -31,7 +31,7 @@ static void usage(FILE *f)
         fprintf(f, "  %s\n", c->synopsis);
     fprintf(f, "\n`gpmc COMMAND --help` describes one command (all of its "
             "options),\n`gpmc --version` prints the version, `man gpmc` has "
-            "the manual.\n");
+            "the manual\n(`man ./gpmc.1` in the source tree).\n");
 }
 
 int main(int argc, char **argv)
@@ -40,7 +40,8 @@ int main(int argc, char **argv)
         usage(stderr);
         exit(H_USAGE);
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
         usage(stdout);
         exit(H_OK);
     }

@@ -21,17 +21,23 @@ const char *h_file_kind(mode_t m)
            : "is not a regular file";
 }
 
+const char *h_file_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "<stdin>";
+}
+
 /* The file is opened without blocking, so a FIFO is refused rather than
-   waited on. */
+   waited on; "-" is standard input, read to its end whatever it is. */
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    int in = !strcmp(path, "-");
+    int fd = in ? 0 : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         snprintf(why, wlen, "cannot read: %s", strerror(errno));
         return NULL;
     }
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    if (!in && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
         snprintf(why, wlen, "%s", fstat(fd, &st) ? strerror(errno)
                  : S_ISDIR(st.st_mode)
                      ? "is a directory (gpmc run reads .litmus files;"
@@ -48,7 +54,8 @@ char *h_file_read(const char *path, size_t *len, char *why, size_t wlen)
         if (n > 0)
             base_str_putn(&s, buf, (size_t)n);
     int err = n < 0 ? errno : 0;
-    close(fd);
+    if (!in)
+        close(fd);
     if (s.len > H_MAX_FILE || err || s.failed) {
         snprintf(why, wlen, "%s", s.len > H_MAX_FILE
                  ? "larger than the 4 MB a litmus file may have"
@@ -76,19 +83,17 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
     BaseDiag d;
     char why[256];
     memset(f, 0, sizeof *f);
-    f->path = path;
+    f->path = h_file_name(path);
     f->source = h_file_read(path, &f->len, why, sizeof why);
     if (!f->source) {
-        fprintf(stderr, "%s: error: %s\n", path, why);
+        fprintf(stderr, "%s: error: %s\n", f->path, why);
         return H_USAGE;
     }
     base_sha256(f->source, f->len, f->sha256);
     h_lit_options(o, &lo);
     base_diag_init(&d);
-    /* lit_parse_file reports a NUL byte where lit_parse_string would stop */
-    if (memchr(f->source, 0, f->len) ? lit_parse_file(path, &lo, &f->p, &d)
-                                     : lit_parse_string(path, f->source, &lo,
-                                                        &f->p, &d)) {
+    d.excerpt = 1;
+    if (lit_parse_bytes(f->path, f->source, f->len, &lo, &f->p, &d)) {
         h_diag_print(&d);
         base_diag_free(&d);
         base_free(f->source);
@@ -402,6 +407,51 @@ int h_check(const HFile *f, const HOpts *o, int model, ResDb *db,
     base_free(ids.violation_ids);
     chk_report_free(r);
     return rc;
+}
+
+typedef struct {
+    const char *name, *path;
+} Named;
+
+static int cmp_named(const void *a, const void *b)
+{
+    const Named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->path, y->path);
+}
+
+void h_warn_same_names(const char *cmd, const char *const *names,
+                       const char *const *paths, int n)
+{
+    Named *v = base_calloc((size_t)n + 1, sizeof *v);
+    int k = 0, groups = 0;
+    if (!v)
+        return;                         /* a warning is not worth failing */
+    for (int i = 0; i < n; i++)
+        if (names[i])
+            v[k++] = (Named){names[i], paths[i]};
+    qsort(v, (size_t)k, sizeof *v, cmp_named);
+    for (int i = 0; i < k;) {
+        int j = i + 1, paths = 1;
+        for (; j < k && !strcmp(v[j].name, v[i].name); j++)
+            paths += strcmp(v[j].path, v[j - 1].path) != 0;
+        if (paths > 1 && groups++ < 5) {
+            fprintf(stderr, "gpmc %s: warning: %d files name their test '%s':",
+                    cmd, paths, v[i].name);
+            for (int m = i; m < j; m++)
+                if (m == i || strcmp(v[m].path, v[m - 1].path))
+                    fprintf(stderr, " %s", v[m].path);
+            fputc('\n', stderr);
+        }
+        i = j;
+    }
+    if (groups > 5)
+        fprintf(stderr, "gpmc %s: warning: and %d more test names that"
+                " several files use\n", cmd, groups - 5);
+    if (groups)
+        fprintf(stderr, "gpmc %s: note: results are kept apart by file; the"
+                " views, which carry no paths, have a row for each\n", cmd);
+    base_free(v);
 }
 
 char *h_argv_string(const char *cmd, int argc, char **argv)

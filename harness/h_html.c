@@ -2,10 +2,12 @@
  * h_html.c — what `gpmc report html` needs from outside the results store:
  * Graphviz to draw the witnesses, and writing the page to its file.
  *
- * Every witness goes to one `dot -Tsvg` process (DOT takes several graphs
- * in one input and writes one SVG document per graph, in order), through
- * temporary files rather than pipes so that neither side can block the
- * other. Without Graphviz the page shows the DOT text instead.
+ * The witnesses go to a few `dot -Tsvg` processes running at once, each
+ * given a run of consecutive graphs of about equal total size (DOT takes
+ * several graphs in one input and writes one SVG document per graph, in
+ * order), through temporary files rather than pipes so that neither side
+ * can block the other. Without Graphviz the page shows the DOT text
+ * instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,13 +32,11 @@ static int temp_file(void)
     return fd;
 }
 
-/* Runs dot -Tsvg with stdin from in and stdout to out; its exit status,
-   or -1 when it could not run. */
-static int run_dot(int in, int out)
+/* Starts dot -Tsvg with stdin from in and stdout to out: its pid, or -1
+   when it could not start. */
+static pid_t start_dot(int in, int out)
 {
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || null < 0 || dup2(null, 2) < 0)
@@ -44,7 +44,15 @@ static int run_dot(int in, int out)
         execlp("dot", "dot", "-Tsvg", (char *)NULL);
         _exit(127);
     }
+    return pid;
+}
+
+/* dot's exit status, or -1 when it did not exit. */
+static int wait_dot(pid_t pid)
+{
     int st;
+    if (pid < 0)
+        return -1;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
@@ -84,23 +92,33 @@ static char *read_all(int fd)
     return s.s;
 }
 
-void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
+/* The dot processes of one report: at least 2 (the suite's witnesses took
+   40 s on one), at most one per processor and H_DOT_MAX, never more than
+   graphs. */
+#define H_DOT_MAX 8
+
+static int dot_procs(int n)
 {
-    (void)ctx;
-    int in = temp_file(), out = temp_file(), ok = in >= 0 && out >= 0;
-    for (int i = 0; ok && i < n; i++)
-        if (dots[i])
-            ok = !write_all(in, dots[i], strlen(dots[i]));
-    ok = ok && lseek(in, 0, SEEK_SET) == 0;
-    int rc = ok ? run_dot(in, out) : -1;
-    char *all = rc == 0 ? read_all(out) : NULL;
-    if (rc != 0)
-        fprintf(stderr, "gpmc: note: Graphviz's dot %s: the witnesses are"
-                " shown as DOT text (apt-get install graphviz)\n",
-                rc == 127 ? "is not installed" : "failed");
-    /* One document per graph, in order: split at each "<?xml". */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int p = cpus > H_DOT_MAX ? H_DOT_MAX : cpus < 2 ? 2 : (int)cpus;
+    return p < n ? p : n;
+}
+
+/* One dot process: the graphs [first, end) in, their SVG documents out. */
+typedef struct {
+    int first, end;
+    int in, out;
+    pid_t pid;
+    int rc;
+} Dot;
+
+/* Splits the output of d into the SVG documents of its graphs (one per
+   graph, each starting with "<?xml"). */
+static void split_svgs(const Dot *d, const char *const *dots, char **svgs)
+{
+    char *all = d->rc == 0 ? read_all(d->out) : NULL;
     const char *p = all;
-    for (int i = 0; p && i < n; i++) {
+    for (int i = d->first; p && i < d->end; i++) {
         if (!dots[i])
             continue;
         const char *start = strstr(p, "<?xml");
@@ -112,10 +130,54 @@ void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
         p = start + len;
     }
     base_free(all);
-    if (in >= 0)
-        close(in);
-    if (out >= 0)
-        close(out);
+}
+
+void h_svg_render(void *ctx, const char *const *dots, int n, char **svgs)
+{
+    (void)ctx;
+    int np = dot_procs(n), failed = 0, missing = 0;
+    Dot *d = base_calloc((size_t)np + 1, sizeof *d);
+    size_t total = 0, sum = 0;
+    if (!d || n <= 0) {
+        base_free(d);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        total += dots[i] ? strlen(dots[i]) : 0;
+    /* Runs of consecutive graphs of about total/np bytes each. */
+    for (int k = 0, i = 0; k < np; k++) {
+        d[k].first = i;
+        while (i < n &&
+               (k == np - 1 || sum * (size_t)np < total * (size_t)(k + 1))) {
+            sum += dots[i] ? strlen(dots[i]) : 0;
+            i++;
+        }
+        d[k].end = i;
+        d[k].in = temp_file();
+        d[k].out = temp_file();
+        int ok = d[k].in >= 0 && d[k].out >= 0;
+        for (int j = d[k].first; ok && j < d[k].end; j++)
+            if (dots[j])
+                ok = !write_all(d[k].in, dots[j], strlen(dots[j]));
+        ok = ok && lseek(d[k].in, 0, SEEK_SET) == 0;
+        d[k].pid = ok && d[k].first < d[k].end ? start_dot(d[k].in, d[k].out)
+                                               : -1;
+    }
+    for (int k = 0; k < np; k++) {
+        d[k].rc = d[k].first < d[k].end ? wait_dot(d[k].pid) : 0;
+        failed |= d[k].rc != 0;
+        missing |= d[k].rc == 127;
+        split_svgs(&d[k], dots, svgs);
+        if (d[k].in >= 0)
+            close(d[k].in);
+        if (d[k].out >= 0)
+            close(d[k].out);
+    }
+    if (failed)
+        fprintf(stderr, "gpmc: note: Graphviz's dot %s: the witnesses are"
+                " shown as DOT text (apt-get install graphviz)\n",
+                missing ? "is not installed" : "failed");
+    base_free(d);
 }
 
 /* The file h_write_file replaces for path: path itself, or the file a

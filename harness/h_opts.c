@@ -117,7 +117,8 @@ static const Opt flags[] = {
     {"--help", HO_ANY}, {"--naive", HO_RUN}, {"--json", HO_RUN | HO_FORMAT},
     {"--csv", HO_FORMAT}, {"--resume", HO_SUITE}, {"--progress", HO_PROGRESS},
     {"--no-reduce", HO_RUN}, {"--no-fuse", HO_RUN}, {"--no-por", HO_RUN},
-    {"--no-slice", HO_RUN}, {"-D", HO_DEFINE},
+    {"--no-slice", HO_RUN}, {"-D", HO_DEFINE}, {"--quiet", HO_PROGRESS},
+    {"-q", HO_PROGRESS},
 };
 
 static int accepts(const Opt *o, unsigned allowed)
@@ -250,6 +251,11 @@ int h_opts_parse(int argc, char **argv, HOpts *o, unsigned allowed,
         }
         if (is_flag(a, allowed) && !strcmp(a, "--progress")) {
             o->progress = 1;
+            continue;
+        }
+        if (is_flag(a, allowed) && (!strcmp(a, "-q") ||
+                                    !strcmp(a, "--quiet"))) {
+            o->quiet = 1;
             continue;
         }
         if ((allowed & HO_SUITE) && !strcmp(a, "--resume")) {

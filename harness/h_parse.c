@@ -32,21 +32,19 @@ int h_cmd_parse(int argc, char **argv)
     }
     h_lit_options(&o, &opt);
     base_diag_init(&diag);
+    diag.excerpt = 1;
     int unread = 0;
     for (int i = 0; i < o.nfiles; i++) {
         /* Only regular files within the size bound (h_file_read). */
         char why[256], *text;
         size_t len;
+        const char *name = h_file_name(o.files[i]);
         if (!(text = h_file_read(o.files[i], &len, why, sizeof why))) {
-            fprintf(stderr, "%s: error: %s\n", o.files[i], why);
+            fprintf(stderr, "%s: error: %s\n", name, why);
             unread = 1;
             continue;
         }
-        /* lit_parse_file reports a NUL byte where lit_parse_string stops */
-        if (memchr(text, 0, len))
-            lit_parse_file(o.files[i], &opt, &progs[i], &diag);
-        else
-            lit_parse_string(o.files[i], text, &opt, &progs[i], &diag);
+        lit_parse_bytes(name, text, len, &opt, &progs[i], &diag);
         base_free(text);
     }
     if (unread && !diag.nerrors) {

@@ -13,6 +13,33 @@ static const char *vword(int v)
     return v < 0 ? "-" : chk_verdict_names[v];
 }
 
+/* A condition never evaluated: the check is done, yet no outcome of its
+   phase was reached (a `final` check of a program that never ends, a
+   `recovered` one whose recoveries never finish). Its verdict stands as
+   DESIGN section 2 defines it over an empty set (forall and ~exists Ok,
+   exists No); the report says it is vacuous. */
+static int vacuous(const ChkReport *r, const ChkResult *x)
+{
+    return r->status == CHK_DONE && x->phase != LIT_NOERROR &&
+           x->positive == 0 && x->negative == 0;
+}
+
+/* What the counts of a check line do not cover, or NULL: the note under
+   its counts and after its Observation line (which DESIGN fixes). */
+static const char *partial(const ChkReport *r, const ChkResult *x, char *buf,
+                           size_t len)
+{
+    if (r->status != CHK_DONE && x->phase != LIT_NOERROR)
+        snprintf(buf, len, "incomplete: counts only the part explored before %s",
+                 r->reason ? r->reason : "the limit");
+    else if (vacuous(r, x))
+        snprintf(buf, len, "vacuous: no %s outcome was reached, the"
+                 " condition was never evaluated", lit_phase_names[x->phase]);
+    else
+        return NULL;
+    return buf;
+}
+
 static const char *observation(const ChkResult *r)
 {
     if (r->positive == 0)
@@ -117,6 +144,9 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
         fprintf(f, "%s\n", vword(res->verdict));
         fprintf(f, "Positive: %lld Negative: %lld\n", (long long)res->positive,
                 (long long)res->negative);
+        char note[256];
+        if (partial(r, res, note, sizeof note))
+            fprintf(f, "%c%s\n", note[0] - 'a' + 'A', note + 1);
         if (res->expected >= 0 && res->expected != res->verdict)
             fprintf(f, "Expected %s: MISMATCH\n", vword(res->expected));
         for (int i = 0; i < r->nviolations; i++)
@@ -133,9 +163,12 @@ void h_print_report(FILE *f, const LitProgram *p, const ChkReport *r,
     }
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *res = &r->results[k];
+        char note[256];
         fprintf(f, "Observation %s %s %d %s %lld %lld\n", p->name, model, k,
                 observation(res), (long long)res->positive,
                 (long long)res->negative);
+        if (partial(r, res, note, sizeof note))
+            fprintf(f, "Note %s %s %d %s\n", p->name, model, k, note);
     }
     for (int k = 0; k < r->nresults; k++) {
         const ChkResult *res = &r->results[k];
@@ -198,8 +231,10 @@ int h_print_json(FILE *f, const LitProgram *p, const ChkReport *r,
             base_str_printf(&s, "null");
         else
             base_str_printf(&s, "\"%s\"", vword(res->expected));
-        base_str_printf(&s, ",\"positive\":%lld,\"negative\":%lld}",
-                       (long long)res->positive, (long long)res->negative);
+        base_str_printf(&s, ",\"positive\":%lld,\"negative\":%lld,"
+                       "\"vacuous\":%s}", (long long)res->positive,
+                       (long long)res->negative,
+                       vacuous(r, res) ? "true" : "false");
     }
     base_str_printf(&s, "],\"outcomes\":[");
     for (int i = 0; i < r->noutcomes; i++) {

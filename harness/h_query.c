@@ -21,13 +21,20 @@ static const char usage_query[] =
     "with -, read the statement from standard input. It stops after S\n"
     "seconds (default 60).\n";
 static const char usage_report[] =
-    "usage: gpmc report verdicts|unexpected|costs|disagreements [--db F]"
-    " [--csv|--json]\n"
-    "       gpmc report html [--db F] [-o FILE] [--bench DIR]\n"
+    "usage: gpmc report verdicts|unexpected|costs|disagreements|configs\n"
+    "                   [--db F] [--csv|--json] [--status]\n"
+    "       gpmc report html [--db F] [-o FILE] [--bench DIR] [--witnesses N]\n"
     "Print a report over the latest check of each test, model and config.\n"
-    "html writes one self-contained page (verdict matrix, witnesses as SVG\n"
-    "drawn by Graphviz's dot, cost bars, the bench's state-space growth from\n"
-    "DIR, default bench/out) to FILE or standard output.\n";
+    "--csv and --json name each config by its id (configs lists them) and\n"
+    "give verdicts a row per model with its expectation and whether it\n"
+    "passes.\n"
+    "html writes one self-contained page (the runs it covers, the verdict\n"
+    "matrix, the witnesses of what does not pass as SVG drawn by Graphviz's\n"
+    "dot, at most N (default 50), cost charts, the configs, the bench's\n"
+    "state-space growth from DIR, default bench/out) to FILE or standard\n"
+    "output. With --status the exit status says whether the report has\n"
+    "rows: 1 when it has (an unexpected verdict, a failed check, a\n"
+    "disagreement), 0 when not.\n";
 static const char usage_show[] =
     "usage: gpmc show violation ID | check ID [--db F] [--dot]\n"
     "Print a violation's witness, or a check's results, outcomes and\n"
@@ -65,6 +72,8 @@ typedef struct {
     int *csv, *json, *dot;
     const char **output, **bench;
     double *timeout;
+    int *status;
+    int *witnesses;
     char **pos;
     int npos;
 } Args;
@@ -72,7 +81,7 @@ typedef struct {
 /* "unknown option '--jsno' (did you mean --json?)" */
 static int unknown_option(const Args *a, const char *s)
 {
-    const char *known[8];
+    const char *known[12];
     int n = 0;
     known[n++] = "--help";
     if (a->db)
@@ -89,6 +98,10 @@ static int unknown_option(const Args *a, const char *s)
         known[n++] = "--bench";
     if (a->timeout)
         known[n++] = "--timeout";
+    if (a->status)
+        known[n++] = "--status";
+    if (a->witnesses)
+        known[n++] = "--witnesses";
     const char *near = h_suggest(s, known, n);
     if (near)
         return usage_error(a->usage, "%s: unknown option '%s' (did you mean"
@@ -149,6 +162,17 @@ static int parse_args(Args *a, int argc, char **argv, int *done)
             *a->json = 1;
         } else if (a->dot && !strcmp(s, "--dot")) {
             *a->dot = 1;
+        } else if (a->status && !strcmp(s, "--status")) {
+            *a->status = 1;
+        } else if (a->witnesses && is_opt(s, "--witnesses")) {
+            const char *v = value(a, argc, argv, &i, "--witnesses");
+            int64_t n;
+            if (!v)
+                return H_USAGE;
+            if (h_parse_int(v, &n) || n < 0 || n > 100000)
+                return usage_error(a->usage, "%s: --witnesses needs a number"
+                                   " from 0 to 100000, got '%s'", a->cmd, v);
+            *a->witnesses = (int)n;
         } else if (a->timeout && is_opt(s, "--timeout")) {
             const char *v = value(a, argc, argv, &i, "--timeout");
             char *end;
@@ -201,7 +225,7 @@ int h_cmd_query(int argc, char **argv)
     int csv = 0, json = 0, done;
     double timeout = QUERY_TIMEOUT;
     Args a = {"query", usage_query, &path, &csv, &json, NULL, NULL, NULL,
-              &timeout, NULL, 0};
+              &timeout, NULL, NULL, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
@@ -231,9 +255,12 @@ int h_cmd_query(int argc, char **argv)
 
 /* `report html`: the page to -o FILE (written whole, or not at all) or to
    standard output (no -o, or -o -). */
-static int report_html(ResDb *db, const char *output, const char *bench)
+static int report_html(ResDb *db, const char *output, const char *bench,
+                       int witnesses)
 {
-    ResHtmlOptions ho = {h_svg_render, NULL, bench};
+    /* --witnesses 0 draws none: max_witnesses -1 */
+    ResHtmlOptions ho = {h_svg_render, NULL, bench,
+                         witnesses < 0 ? 0 : witnesses ? witnesses : -1};
     char *page = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&page, &len);
@@ -256,17 +283,46 @@ static int report_html(ResDb *db, const char *output, const char *bench)
     return st;
 }
 
+/* "unknown report 'verdcts' (did you mean verdicts?)": word is one of
+   known[0..n), else H_USAGE after saying so. */
+static int known_word(const char *usage, const char *cmd, const char *what,
+                      const char *word, const char *const *known, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(word, known[i]))
+            return H_OK;
+    const char *near = h_suggest(word, known, n);
+    BaseStr list = {0};
+    for (int i = 0; i < n; i++)
+        base_str_printf(&list, "%s%s", i ? i == n - 1 ? " or " : ", " : "",
+                        known[i]);
+    if (near)
+        usage_error(usage, "%s: unknown %s '%s' (did you mean %s?)", cmd,
+                    what, word, near);
+    else
+        usage_error(usage, "%s: unknown %s '%s' (expected %s)", cmd, what,
+                    word, list.s ? list.s : "");
+    base_str_free(&list);
+    return H_USAGE;
+}
+
 int h_cmd_report(int argc, char **argv)
 {
+    static const char *const reports[] = {
+        "verdicts", "unexpected", "costs", "disagreements", "configs", "html",
+    };
     const char *path = DEFAULT_DB, *output = NULL, *bench = "bench/out";
-    int csv = 0, json = 0, done;
+    int csv = 0, json = 0, status = 0, witnesses = -1, done;
     Args a = {"report", usage_report, &path, &csv, &json, NULL, &output,
-              &bench, NULL, NULL, 0};
+              &bench, NULL, &status, &witnesses, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
     if (a.npos != 1)
         return usage_error(usage_report, "report: expected one report name");
+    if ((st = known_word(usage_report, "report", "report", a.pos[0], reports,
+                         6)))
+        return st;
     int html = !strcmp(a.pos[0], "html");
     if (csv && json)
         return usage_error(usage_report, "report: --csv and --json exclude"
@@ -276,6 +332,12 @@ int h_cmd_report(int argc, char **argv)
                                          " for the other reports");
     if (!html && output)
         return usage_error(usage_report, "report: -o is for report html");
+    if (html && status)
+        return usage_error(usage_report, "report html: --status is for the"
+                                         " other reports");
+    if (!html && witnesses >= 0)
+        return usage_error(usage_report, "report: --witnesses is for report"
+                                         " html");
     if (output && !strcmp(output, "-"))
         output = NULL;
     if (output && (st = h_output_check(output)))
@@ -283,16 +345,17 @@ int h_cmd_report(int argc, char **argv)
     ResDb *db;
     if ((st = open_db(path, &db)))
         return st;
+    int64_t rows = 0;
     if (html)
-        st = report_html(db, output, bench);
+        st = report_html(db, output, bench, witnesses);
     else
-        st = res_status(res_report(db, a.pos[0],
-                                   csv ? RES_FMT_CSV
-                                   : json ? RES_FMT_JSON : RES_FMT_TABLE,
-                                   stdout),
+        st = res_status(res_report_rows(db, a.pos[0],
+                                        csv ? RES_FMT_CSV
+                                        : json ? RES_FMT_JSON : RES_FMT_TABLE,
+                                        stdout, &rows),
                         res_errmsg(db));
     res_close(db);
-    return st;
+    return st == H_OK && status && rows > 0 ? H_FAIL : st;
 }
 
 /* A positive decimal id, else -1. */
@@ -311,14 +374,16 @@ int h_cmd_show(int argc, char **argv)
     const char *path = DEFAULT_DB;
     int dot = 0, done;
     Args a = {"show", usage_show, &path, NULL, NULL, &dot, NULL, NULL, NULL,
-              NULL, 0};
+              NULL, NULL, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;
-    if (a.npos != 2 ||
-        (strcmp(a.pos[0], "violation") && strcmp(a.pos[0], "check")))
+    static const char *const kinds[] = {"violation", "check"};
+    if (a.npos != 2)
         return usage_error(usage_show, "show: expected 'violation ID' or"
                                        " 'check ID'");
+    if ((st = known_word(usage_show, "show", "kind", a.pos[0], kinds, 2)))
+        return st;
     int64_t id = parse_id(a.pos[1]);
     if (id < 0)
         return usage_error(usage_show, "show: bad id '%s'", a.pos[1]);
@@ -338,7 +403,7 @@ int h_cmd_merge(int argc, char **argv)
     int done;
     double timeout = MERGE_TIMEOUT;
     Args a = {"merge", usage_merge, NULL, NULL, NULL, NULL, NULL, NULL,
-              &timeout, NULL, 0};
+              &timeout, NULL, NULL, NULL, 0};
     int st = parse_args(&a, argc, argv, &done);
     if (st || done)
         return st;

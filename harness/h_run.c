@@ -19,7 +19,7 @@ static const char *run_help =
     "                [--crash-depth D] [--naive] [--json] [--max-states N]\n"
     "                [--max-steps N] [--timeout SECONDS] [--threads N]\n"
     "                [--max-memory SIZE] [--state auto|flat|tree] [--db F]\n"
-    "                [--progress]\n"
+    "                [--progress] [-q]\n"
     "                [--no-reduce] [--no-fuse] [--no-por] [--no-slice]\n"
     "Explores every execution of each file under each model, injects a crash\n"
     "at every reachable point, runs recovery on every crash image, and prints\n"
@@ -27,7 +27,9 @@ static const char *run_help =
     "checks are also recorded in that results database (and the ids of each\n"
     "check and violation printed). On a terminal, or with --progress, a\n"
     "progress line on stderr: states, states/s, depth, peak memory, time.\n"
-    "`--` ends the options.\n";
+    "The run ends with the failing checks and why, and `N passed, M failed`;\n"
+    "-q prints only that. `-` reads a file from standard input; `--` ends\n"
+    "the options.\n";
 
 /* Opens --db and begins the run: H_OK, H_USAGE (cannot open or write it)
    or H_INTERNAL. Done at the first file that parses, so a run whose files
@@ -53,18 +55,70 @@ static int begin(const HOpts *o, int argc, char **argv, ResDb **db,
     return H_RES_STATUS(rc);
 }
 
+/* The end of a run, as suite's: the checks that failed and why, then the
+   count (text only; --json is one JSON array). */
+typedef struct {
+    int passed, failed;
+    int checked;                        /* checks run: none, no summary (a
+                                           refused input or check prints
+                                           nothing) */
+    BaseStr why;                        /* "  FILE MODEL check ID: WHY\n"… */
+} Summary;
+
+static void summary_add(Summary *sm, const char *path, const char *model,
+                        const HCheckResult *res)
+{
+    sm->checked += !res->refused;
+    if (res->passed) {
+        sm->passed++;
+        return;
+    }
+    sm->failed++;
+    base_str_printf(&sm->why, "  %s %s", path, model);
+    if (res->check_id > 0)
+        base_str_printf(&sm->why, " check %lld", (long long)res->check_id);
+    base_str_printf(&sm->why, ": %s\n", res->why);
+}
+
+/* A file that could not be checked: its n checks fail. */
+static void summary_unread(Summary *sm, const char *path, int n)
+{
+    sm->failed += n;
+    base_str_printf(&sm->why, "  %s: cannot be read or parsed (%d check%s)\n",
+                    path, n, n == 1 ? "" : "s");
+}
+
+static void summary_print(Summary *sm, int stored)
+{
+    if (!sm->checked)
+        return;
+    if (sm->failed)
+        printf("failed checks%s:\n%s", stored ? " (`gpmc show check ID` has"
+               " the details)" : "", sm->why.failed || !sm->why.s
+                                      ? "  (out of memory)\n" : sm->why.s);
+    printf("%d passed, %d failed\n", sm->passed, sm->failed);
+}
+
 int h_cmd_run(int argc, char **argv)
 {
     HOpts o;
     ResDb *db = NULL;
     int64_t run_id = 0;
     int status = H_OK, first = 1, stop = 0;
+    Summary sm = {0, 0, 0, {0}};
+    char **names = NULL;                /* each file's test name, to warn */
     int r = h_opts_parse(argc, argv, &o, HO_RUN | HO_DEFINE | HO_PROGRESS,
                          "run");
+    if (!r && o.quiet && o.json) {
+        fprintf(stderr, "gpmc run: error: -q and --json exclude each "
+                "other\n");
+        r = H_USAGE;
+    }
     r = h_opts_done(&o, r, "run", run_help, "no input file");
     if (r >= 0)
         return r;
     o.progress |= isatty(2);
+    names = base_calloc((size_t)o.nfiles + 1, sizeof *names);
     h_interrupt_catch(1);
     if (o.json)
         printf("[");
@@ -72,8 +126,11 @@ int h_cmd_run(int argc, char **argv)
         HFile f;
         if (h_file_load(o.files[i], &o, &f)) {
             status = H_USAGE;
+            summary_unread(&sm, h_file_name(o.files[i]), o.nmodels);
             continue;
         }
+        if (names)
+            names[i] = h_strndup(f.p->name, strlen(f.p->name));
         if (o.db && !db && (r = begin(&o, argc, argv, &db, &run_id))) {
             h_file_free(&f);
             status = r;
@@ -87,8 +144,9 @@ int h_cmd_run(int argc, char **argv)
                printed) leaves no stray comma. */
             char *obj = NULL;
             size_t len = 0;
-            FILE *to = o.json ? open_memstream(&obj, &len) : stdout;
-            if (!to) {
+            FILE *to = o.json ? open_memstream(&obj, &len)
+                       : o.quiet ? NULL : stdout;
+            if (!to && o.json) {
                 fprintf(stderr, "gpmc: error: out of memory\n");
                 status = H_INTERNAL;
                 stop = 1;
@@ -114,11 +172,22 @@ int h_cmd_run(int argc, char **argv)
                 status = H_USAGE;
             else if (!res.passed && status == H_OK)
                 status = H_FAIL;
+            summary_add(&sm, f.path, lit_model_names[o.models[k]], &res);
         }
         h_file_free(&f);
     }
     if (o.json)
         printf("\n]\n");
+    else
+        summary_print(&sm, db != NULL);
+    base_str_free(&sm.why);
+    if (names) {
+        h_warn_same_names("run", (const char *const *)names, o.files,
+                          o.nfiles);
+        for (int i = 0; i < o.nfiles; i++)
+            base_free(names[i]);
+        base_free(names);
+    }
     if (chk_interrupted() && status != H_INTERNAL) {
         fprintf(stderr, "gpmc run: interrupted: the running check is kept,"
                 " incomplete; no other check was started\n");

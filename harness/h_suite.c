@@ -566,6 +566,15 @@ int h_cmd_suite(int argc, char **argv)
     for (size_t f = 0; f < ps.n; f++)
         if (h_file_load(ps.v[f], &o, &files[f]))
             bad[f] = 1;
+    {
+        const char **names = base_calloc(ps.n + 1, sizeof *names);
+        for (size_t f = 0; names && f < ps.n; f++)
+            names[f] = bad[f] ? NULL : files[f].p->name;
+        if (names)
+            h_warn_same_names("suite", names, (const char *const *)ps.v,
+                              (int)ps.n);
+        base_free(names);
+    }
     /* the deterministic list, its shard, and what --resume leaves */
     for (size_t f = 0, idx = 0; f < ps.n; f++)
         for (int m = 0; m < o.nmodels; m++, idx++) {

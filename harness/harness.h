@@ -39,7 +39,7 @@ typedef struct {
 
 /* h_opts.c: options shared by run, suite and time. */
 /* HO_PARSE: `parse`, which takes -D and --config but no --model/--db;
-   HO_PROGRESS: `run`'s --progress; HO_FORMAT: --csv/--json tables (time);
+   HO_PROGRESS: `run`'s --progress and -q; HO_FORMAT: --csv/--json tables (time);
    HO_TIMEOUT: --timeout (run, suite, time). */
 enum {
     HO_RUN = 1, HO_SUITE = 2, HO_DEFINE = 4, HO_PARSE = 8, HO_PROGRESS = 16,
@@ -55,6 +55,7 @@ typedef struct {
     ChkOptions chk;
     const char *db;
     int json, csv, progress, help, resume, jobs, shard_i, shard_n;
+    int quiet;                          /* run -q: the summary only */
     const char **files;
     int nfiles;
 } HOpts;
@@ -70,8 +71,8 @@ void h_opts_free(HOpts *o);
 int h_models_parse(const char *list, int *models, int *n);
 /* The first n bytes of s as a string (base_malloc'd), or NULL. */
 char *h_strndup(const char *s, size_t n);
-/* h_suggest.c: the known word nearest to word, if close; else NULL. */
-const char *h_suggest(const char *word, const char *const *known, int n);
+/* The known word nearest to word, if close; else NULL (base_suggest). */
+#define h_suggest base_suggest
 int h_parse_int(const char *s, int64_t *v);
 void h_lit_options(const HOpts *o, LitOptions *lo);
 
@@ -111,8 +112,11 @@ typedef struct {
 /* What a file of mode m that is not a regular file is, for an error
    ("is a FIFO, not a regular file"). */
 const char *h_file_kind(mode_t m);
-/* The bytes of a regular file of at most H_MAX_FILE bytes (base_malloc'd,
-   NUL-terminated), or NULL with the reason in why. */
+/* The name messages and the results give a file: "<stdin>" for "-". */
+const char *h_file_name(const char *path);
+/* The bytes of a regular file of at most H_MAX_FILE bytes, or of standard
+   input for "-" (base_malloc'd, NUL-terminated), or NULL with the reason
+   in why. */
 char *h_file_read(const char *path, size_t *len, char *why, size_t wlen);
 /* Reads and parses a file (diagnostics to stderr): H_OK or H_USAGE. */
 int h_file_load(const char *path, const HOpts *o, HFile *f);
@@ -153,6 +157,8 @@ typedef struct {
     const char *test, *model;
     double last;                        /* when the last line was printed */
     int tty;                            /* rewrite one line in place */
+    int ansi;                           /* ... clearing it with ESC [ K */
+    int width;                          /* of the last line's text */
 } HProgress;
 
 void h_progress_start(HProgress *pg, const char *test, const char *model);
@@ -162,6 +168,12 @@ void h_progress_end(HProgress *pg, const ChkReport *r);
 int h_store_costs(const HFile *f, const HOpts *o, int model,
                   const TmCosts *costs, ResDb *db, int64_t run_id);
 char *h_argv_string(const char *cmd, int argc, char **argv);
+/* Warns on stderr about each test name that several files give their
+   tests (names[i] of paths[i]; NULL: a file that did not parse): the
+   results keep them apart by file, but a reader of the views, which carry
+   no paths, should know. */
+void h_warn_same_names(const char *cmd, const char *const *names,
+                       const char *const *paths, int n);
 
 /* h_run.c, h_suite.c */
 int h_cmd_run(int argc, char **argv);

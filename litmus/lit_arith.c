@@ -129,6 +129,8 @@ static int primary(LitParser *P, int64_t *v)
     if (lit_parse_find_loc(P, t.text, (size_t)t.len) >= 0)
         lit_parse_syntax(P, t.pos, "'%.*s' is a location, not a param", t.len,
                          t.text);
+    if (lit_parse_skipped(P, t.text, (size_t)t.len))
+        longjmp(*P->jb, 1);             /* its declaration failed: said */
     lit_parse_syntax(P, t.pos, "undefined param '%.*s'", t.len, t.text);
 }
 

@@ -152,8 +152,14 @@ static LitCond *reg_term(Ctx *C, const LitToken *g)
         lit_parse_expected(P, "a register after ':'");
     lit_parse_advance(P);
     LitCond *c = node(C, LIT_C_REG, g->pos);
-    c->gtid = g->ival > INT32_MAX ? INT32_MAX : g->ival < 0 ? -1
-                                                            : (int32_t)g->ival;
+    /* A thread number no kernel can reach is reported here, as written
+       (LIT_MAX_THREADS < INT32_MAX); lit_lower checks the rest against the
+       last launch. gtid -1 tells it this one is done. */
+    c->gtid = g->ival >= 0 && g->ival < LIT_MAX_THREADS ? (int32_t)g->ival
+                                                        : -1;
+    if (c->gtid < 0)
+        defer(C, g->pos, "thread %.*s does not exist: a kernel has at most "
+              "%d threads", g->len, g->text, LIT_MAX_THREADS);
     if (n >= LIT_NREGS)
         defer(C, t.pos, "register '%.*s' out of range (r0..r31)",
                         t.len, t.text);
@@ -191,8 +197,12 @@ static LitCond *name_term(Ctx *C)
         else if (lit_lex_register(&t, &reg) == 0)
             defer(C, t.pos, "a register in a condition is written "
                             "G:%.*s (thread G)", t.len, t.text);
-        else
-            defer(C, t.pos, "undefined name '%.*s'", t.len, t.text);
+        else if (!lit_parse_skipped(P, t.text, (size_t)t.len)) {
+            char hint[96];
+            lit_suggest_hint(hint, sizeof hint,
+                             lit_suggest_loc(P, t.text, (size_t)t.len));
+            defer(C, t.pos, "undefined name '%.*s'%s", t.len, t.text, hint);
+        }
         return c;
     }
     const LitLocX *x = &P->locs[i];

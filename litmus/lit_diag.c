@@ -68,8 +68,75 @@ static int by_pos(const void *x, const void *y)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Where excerpts have got to in the source: line `line` starts at p. */
+typedef struct {
+    const char *p;
+    int32_t line;
+} Cursor;
+
+enum { EXCERPT_WIDTH = 100 };           /* bytes of a long line shown */
+
+/* Under an error at pos of the test file: its source line and, when the
+   column is known, a caret under it (gcc's layout: "    2 | text",
+   "      |   ^"). A tab stays a tab in both lines, so the caret lines up
+   in any terminal; a control byte shows as '?'; a UTF-8 character takes
+   one column. A line longer than EXCERPT_WIDTH bytes is shown around the
+   column, cut ends marked "...". */
+static void excerpt(const LitErrs *e, Cursor *c, LitPos pos, BaseDiag *d)
+{
+    const char *end = e->src + e->srclen;
+    if (pos.line < c->line) {
+        c->p = e->src;
+        c->line = 1;
+    }
+    while (c->line < pos.line) {
+        const char *nl = memchr(c->p, '\n', (size_t)(end - c->p));
+        if (!nl)
+            return;                     /* past the last line */
+        c->p = nl + 1;
+        c->line++;
+    }
+    const char *eol = memchr(c->p, '\n', (size_t)(end - c->p));
+    size_t n = (size_t)((eol ? eol : end) - c->p);
+    if (n && c->p[n - 1] == '\r')
+        n--;
+    size_t col = pos.col > 0 ? (size_t)pos.col - 1 : 0, from = 0, to = n;
+    if (col > n)
+        col = n;
+    if (n > EXCERPT_WIDTH) {
+        from = col > EXCERPT_WIDTH / 2 ? col - EXCERPT_WIDTH / 2 : 0;
+        if (from + EXCERPT_WIDTH > n)
+            from = n - EXCERPT_WIDTH;
+        to = from + EXCERPT_WIDTH;
+    }
+    BaseStr s = {0};
+    base_str_printf(&s, "%5d | %s", pos.line, from ? "..." : "");
+    for (size_t i = from; i < to; i++) {
+        unsigned char b = (unsigned char)c->p[i];
+        base_str_putn(&s, b == '\t' || (b >= 0x20 && b != 0x7f)
+                              ? c->p + i : "?", 1);
+    }
+    if (to < n)
+        base_str_printf(&s, "...");
+    if (pos.col > 0) {
+        base_str_printf(&s, "\n%5s | %s", "", from ? "   " : "");
+        for (size_t i = from; i < col; i++) {
+            unsigned char b = (unsigned char)c->p[i];
+            if ((b & 0xc0) != 0x80)     /* not a UTF-8 continuation */
+                base_str_putn(&s, b == '\t' ? "\t" : " ", 1);
+        }
+        base_str_putn(&s, "^", 1);
+    }
+    if (s.failed)
+        d->failed = 1;
+    else
+        base_diag_append(d, s.s);
+    base_str_free(&s);
+}
+
 void lit_diag_flush(LitErrs *e, BaseDiag *d)
 {
+    Cursor c = {e->src, 1};
     if (e->n > 1)
         qsort(e->v, (size_t)e->n, sizeof *e->v, by_pos);
     for (int32_t i = 0; i < e->n; i++) {
@@ -91,6 +158,8 @@ void lit_diag_flush(LitErrs *e, BaseDiag *d)
             snprintf(line, sizeof line, "%s: error: %s", path, x->msg);
         base_diag_append(d, line);
         d->nerrors++;
+        if (d->excerpt && e->src && !x->path && x->pos.line > 0)
+            excerpt(e, &c, x->pos, d);
     }
     if (e->full) {
         char line[1024];

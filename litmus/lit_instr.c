@@ -30,8 +30,15 @@ static uint8_t special(LitParser *P, LitPos *at)
     lit_parse_advance(P);
     int s = lit_sreg_lookup(t.text, (size_t)t.len);
     if (s < 0) {
-        lit_parse_error(P, *at, "unknown special register '%%%.*s'", t.len,
-                        t.text);
+        const char *known[LIT_NSREG];
+        char hint[96];
+        for (int k = 0; k < LIT_NSREG; k++)
+            known[k] = lit_sreg_names[k] + 1;
+        const char *near = lit_suggest_word(t.text, (size_t)t.len, known,
+                                            LIT_NSREG);
+        lit_suggest_hint(hint, sizeof hint, near ? near - 1 : NULL);
+        lit_parse_error(P, *at, "unknown special register '%%%.*s'%s", t.len,
+                        t.text, hint);
         return 0;
     }
     return (uint8_t)s;
@@ -91,9 +98,13 @@ static void mem(LitParser *P, LitBodyBuild *b, LitMem *m)
         if (lit_parse_find_param(P, t.text, (size_t)t.len) >= 0)
             lit_parse_error(P, t.pos, "'%.*s' is a param, not a location",
                             t.len, t.text);
-        else
-            lit_parse_error(P, t.pos, "undefined location '%.*s'", t.len,
-                            t.text);
+        else if (!lit_parse_skipped(P, t.text, (size_t)t.len)) {
+            char hint[96];
+            lit_suggest_hint(hint, sizeof hint,
+                             lit_suggest_loc(P, t.text, (size_t)t.len));
+            lit_parse_error(P, t.pos, "undefined location '%.*s'%s", t.len,
+                            t.text, hint);
+        }
     }
     if (P->tok.kind != LT_LBRACK)
         return;
@@ -151,9 +162,26 @@ static const struct {
 void lit_instr_parse(LitParser *P, LitBodyBuild *b, const LitToken *optok)
 {
     int op = lit_opcode_lookup(optok->text, (size_t)optok->len);
-    if (op < 0)
-        lit_parse_syntax(P, optok->pos, "unknown instruction '%.*s'",
-                         optok->len, optok->text);
+    if (op < 0) {
+        const char *near = lit_suggest_opcode(optok->text,
+                                              (size_t)optok->len);
+        char hint[96];
+        /* A plain word alone on its line and like no instruction: a label
+           without its colon. It is taken as the label, so the branches to
+           it raise no second error. */
+        if (!near && lit_parse_at_end(P) &&
+            !memchr(optok->text, '.', (size_t)optok->len)) {
+            if (lit_names_find(&b->label_names, optok->text,
+                               (size_t)optok->len) < 0)
+                lit_instr_label(P, b, optok);
+            lit_parse_syntax(P, optok->pos, "unknown instruction '%.*s' (a "
+                             "label is written '%.*s:')", optok->len,
+                             optok->text, optok->len, optok->text);
+        }
+        lit_suggest_hint(hint, sizeof hint, near);
+        lit_parse_syntax(P, optok->pos, "unknown instruction '%.*s'%s",
+                         optok->len, optok->text, hint);
+    }
     LitInstr in;
     memset(&in, 0, sizeof in);
     in.op = (uint8_t)op;
@@ -264,8 +292,18 @@ void lit_instr_finish(LitParser *P, LitBodyBuild *b, LitBody *out)
         const LitLabelRef *ref = &b->refs[r];
         int32_t i = lit_names_find(&b->label_names, ref->name,
                                    strlen(ref->name));
-        if (i < 0)
-            lit_parse_error(P, ref->pos, "undefined label '%s'", ref->name);
+        if (i < 0) {
+            const char **known = lit_parse_alloc(
+                P, ((size_t)b->nlabels + 1) * sizeof *known);
+            char hint[96];
+            for (int32_t k = 0; k < b->nlabels; k++)
+                known[k] = b->labels[k].name;
+            lit_suggest_hint(hint, sizeof hint,
+                             lit_suggest_word(ref->name, strlen(ref->name),
+                                              known, b->nlabels));
+            lit_parse_error(P, ref->pos, "undefined label '%s'%s", ref->name,
+                            hint);
+        }
         else if (ref->instr < b->ninstr)    /* else its instruction failed */
             b->code[ref->instr].target = b->labels[i].index;
     }

@@ -143,9 +143,11 @@ static void number(LitLexer *lx, LitToken *t)
             fail(lx, t, s, "integer constant out of range", pos, 1);
         return;
     }
+    /* Decimal too is read modulo 2^64 (DESIGN section 2): up to 2^64-1,
+       so -9223372036854775808 is INT64_MIN. */
     while (lx->p < lx->end && isdigit((unsigned char)*lx->p)) {
         uint64_t d = (uint64_t)(*lx->p - '0');
-        if (v > ((uint64_t)INT64_MAX - d) / 10)
+        if (v > (UINT64_MAX - d) / 10)
             overflow = 1;
         v = v * 10 + d;
         lx->p++;
@@ -280,6 +282,15 @@ void lit_lex_next(LitLexer *lx, LitToken *t)
         }
     }
     lx->p++;
+    if (c == '#') {
+        /* A comment in another language's style: the rest of the line is
+           taken as one, so the words in it cause no more errors. */
+        while (lx->p < lx->end && *lx->p != '\n')
+            lx->p++;
+        fail(lx, t, s, "invalid character '#' (comments are // ... and "
+             "/* ... */)", pos, 0);
+        return;
+    }
     while (c >= 0xc0 && lx->p < lx->end && (*lx->p & 0xc0) == 0x80)
         lx->p++;                        /* one UTF-8 character, one error */
     fail(lx, t, s, "invalid character", pos, 1);

@@ -48,6 +48,8 @@ static void registers(LitParser *P, const LitCond *c)
     if (!c)
         return;
     if (c->kind == LIT_C_REG) {
+        if (c->gtid < 0)                /* reported as it was read */
+            return;
         if (P->nmk == 0) {
             lit_parse_error(P, c->pos, "'%d:r%d' names a thread, but the "
                             "main program launches no kernel", c->gtid,
@@ -56,7 +58,7 @@ static void registers(LitParser *P, const LitCond *c)
         }
         const LitKernelX *last = &P->mk[P->nmk - 1];
         int64_t n = (int64_t)last->k.grid * last->k.block;
-        if (!last->bad && (c->gtid < 0 || c->gtid >= n))
+        if (!last->bad && c->gtid >= n)
             lit_parse_error(P, c->pos, "thread %d does not exist: kernel "
                             "'%s', the last launch, has %lld threads",
                             c->gtid, last->k.name, (long long)n);

@@ -127,6 +127,17 @@ int lit_opcode_lookup(const char *name, size_t len)
     return -1;
 }
 
+int lit_opcode_spellings(const char **out, int max)
+{
+    int n = 0;
+    for (int op = 0; op < LIT_NOPCODES && n < max; op++)
+        if (!(lit_opinfo[op].flags & LIT_OPF_PTX))
+            out[n++] = lit_opinfo[op].name;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0] && n < max; i++)
+        out[n++] = aliases[i].name;
+    return n;
+}
+
 const char *lit_opcode_name(int op)
 {
     return lit_opinfo[op].name;

@@ -125,6 +125,11 @@ int lit_parse_find_loc(LitParser *P, const char *name, size_t len)
     return lit_names_find(&P->loc_names, name, len);
 }
 
+int lit_parse_skipped(LitParser *P, const char *name, size_t len)
+{
+    return lit_names_find(&P->skipped, name, len) >= 0;
+}
+
 void lit_parse_name(LitParser *P, LitNames *t, const char *name,
                     int32_t index)
 {
@@ -164,9 +169,14 @@ static void skip_blank_statements(LitParser *P)
    block. */
 static void sync(LitParser *P)
 {
-    int depth = 0;
+    int depth = 0, decl = P->in_decl;
     P->nest = 0;
+    P->in_decl = 0;
     for (;;) {
+        if (decl && P->tok.kind == LT_IDENT)
+            lit_parse_name(P, &P->skipped,
+                           lit_parse_strndup(P, P->tok.text,
+                                             (size_t)P->tok.len), 0);
         switch (P->tok.kind) {
         case LT_EOF:
             return;
@@ -202,6 +212,15 @@ static void end_statement(LitParser *P)
         lit_parse_advance(P);
     else if (P->tok.kind != LT_RBRACE && P->tok.kind != LT_EOF)
         lit_parse_expected(P, "end of statement");
+}
+
+/* The end of a declaration, where a C habit puts a comma. */
+static void end_declaration(LitParser *P, const char *what)
+{
+    if (P->tok.kind == LT_COMMA)
+        lit_parse_syntax(P, P->tok.pos, "expected end of statement, found ','"
+                         " (one %s per declaration)", what);
+    end_statement(P);
 }
 
 /* A statement list closed by '}': the current token follows the '{'. */
@@ -325,7 +344,7 @@ static void param_value(LitParser *P, void *ctx)
     LitParamX *x = ctx;
     lit_parse_expect(P, LT_ASSIGN, "'='");
     int st = lit_arith_expr(P, &x->p.value);
-    end_statement(P);
+    end_declaration(P, "param");
     x->bad = st != LIT_OK;
 }
 
@@ -380,7 +399,13 @@ static void st_config(LitParser *P)
     char *kname = lit_parse_strndup(P, key.text, (size_t)key.len);
     int k = lit_config_key(kname);
     if (k < 0) {
-        lit_parse_error(P, key.pos, "unknown config key '%s'", kname);
+        const char *known[LIT_NCONFIG];
+        char hint[96];
+        for (int i = 0; i < LIT_NCONFIG; i++)
+            known[i] = lit_config_name(i);
+        lit_suggest_hint(hint, sizeof hint, base_suggest(kname, known,
+                                                         LIT_NCONFIG));
+        lit_parse_error(P, key.pos, "unknown config key '%s'%s", kname, hint);
         return;
     }
     if (P->config_pos[k].line) {
@@ -506,7 +531,7 @@ static void st_decl(LitParser *P, int space)
         }
         x->pin_pos = lat;
     }
-    end_statement(P);
+    end_declaration(P, "location");
 }
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -869,8 +894,20 @@ static void st_run(LitParser *P)
     lit_parse_advance(P);
     end_statement(P);
     int i = find_kernel(P, t.text, (size_t)t.len);
-    if (i == INT32_MIN)
-        lit_parse_error(P, t.pos, "unknown kernel '%.*s'", t.len, t.text);
+    if (i == INT32_MIN) {
+        const char **known = lit_parse_alloc(P, ((size_t)P->nmk + (size_t)P->nrk
+                                                 + 1) * sizeof *known);
+        int n = 0;
+        char hint[96];
+        for (int32_t k = 0; k < P->nmk; k++)
+            known[n++] = P->mk[k].k.name;
+        for (int32_t k = 0; k < P->nrk; k++)
+            known[n++] = P->rk[k].k.name;
+        lit_suggest_hint(hint, sizeof hint,
+                         lit_suggest_word(t.text, (size_t)t.len, known, n));
+        lit_parse_error(P, t.pos, "unknown kernel '%.*s'%s", t.len, t.text,
+                        hint);
+    }
     else
         *LIT_PUSH(P, P->rseq, P->nrseq, P->caprseq) = i;
 }
@@ -1012,9 +1049,15 @@ static void top_stmt(LitParser *P, void *ctx)
     for (int i = 0; i < 8; i++)
         if (lit_lex_is(&t, words[i]))
             w = i;
-    if (w < 0)
-        lit_parse_syntax(P, t.pos, "unknown statement '%.*s'", t.len, t.text);
+    if (w < 0) {
+        char hint[96];
+        lit_suggest_hint(hint, sizeof hint,
+                         lit_suggest_word(t.text, (size_t)t.len, words, 8));
+        lit_parse_syntax(P, t.pos, "unknown statement '%.*s'%s", t.len,
+                         t.text, hint);
+    }
     lit_parse_advance(P);
+    P->in_decl = w == 0 || (w >= 2 && w <= 4);
     switch (w) {
     case 0: st_param(P); break;
     case 1: st_config(P); break;
@@ -1025,6 +1068,7 @@ static void top_stmt(LitParser *P, void *ctx)
     case 6: st_recover(P, t.pos); break;
     default: st_check(P, t.pos); break;
     }
+    P->in_decl = 0;
 }
 
 static const LitOptions no_options = {0, NULL, 0, NULL};
@@ -1109,6 +1153,8 @@ static int parse(const char *path, const char *text, size_t len,
     P->arena = a;
     P->errs.arena = a;
     P->errs.path = path;
+    P->errs.src = text;
+    P->errs.srclen = len;
     P->opt = opt ? opt : &no_options;
     P->sources = sources;
     P->nsources = nsources;

@@ -51,6 +51,9 @@ typedef struct {
     int32_t n, cap;
     int full;                           /* LIT_MAX_ERRORS reached: the rest
                                            are dropped, parsing stops */
+    const char *src;                    /* the test file's text, for
+                                           excerpts (BaseDiag.excerpt) */
+    size_t srclen;
 } LitErrs;
 
 /* Record one error; messages are formatted like printf. 0 ok, -1 OOM. */
@@ -136,6 +139,9 @@ int lit_lex_register(const LitToken *t, int64_t *n);
 extern const char *const lit_sreg_names[LIT_NSREG];       /* "%tid" … */
 int lit_opcode_lookup(const char *name, size_t len);      /* -1 unknown */
 const char *lit_opcode_name(int op);                      /* canonical */
+/* Every spelling the litmus language accepts (aliases too) into out[0..max);
+   how many. */
+int lit_opcode_spellings(const char **out, int max);
 int lit_opcode_shape(int op);                             /* LitShape */
 const char *lit_opcode_usage(int op);                     /* "st M, S" */
 int lit_sreg_lookup(const char *name, size_t len);        /* without '%' */
@@ -299,6 +305,12 @@ typedef struct {
     int32_t nptxlocs, capptxlocs;
     LitCheckX *checks;
     int32_t nchecks, capchecks;
+    /* Names a declaration statement may have declared had it not ended in
+       a syntax error (`pm a = 0, b = 0`: b): their uses are not reported
+       as undefined, one error is enough. in_decl: such a statement is
+       being read. */
+    LitNames skipped;
+    int in_decl;
 } LitParser;
 
 /* Value status of a constant expression or name (not a syntax error). */
@@ -329,8 +341,25 @@ _Noreturn void lit_parse_syntax(LitParser *P, LitPos pos, const char *fmt,
 _Noreturn void lit_parse_expected(LitParser *P, const char *what);
 int lit_parse_find_param(LitParser *P, const char *name, size_t len);
 int lit_parse_find_loc(LitParser *P, const char *name, size_t len);
+/* 1 when name was skipped in a declaration that failed (LitParser.skipped):
+   its uses are then no errors of their own. */
+int lit_parse_skipped(LitParser *P, const char *name, size_t len);
 void lit_parse_name(LitParser *P, LitNames *t, const char *name,
                     int32_t index);     /* lit_names_add or out of memory */
+
+/* ---- "did you mean" (lit_suggest.c) -------------------------------------- */
+
+/* The nearest of known[0..n) to name[0..len) if close (base_suggest), or
+   NULL. */
+const char *lit_suggest_word(const char *name, size_t len,
+                             const char *const *known, int n);
+/* For an unknown instruction: what another language's word is called here
+   ("fence": sfence, membar.*), or the nearest spelling; NULL. */
+const char *lit_suggest_opcode(const char *name, size_t len);
+/* The nearest location declared so far, or NULL. */
+const char *lit_suggest_loc(LitParser *P, const char *name, size_t len);
+/* buf = " (did you mean NEAR?)", or "" when near is NULL. */
+void lit_suggest_hint(char *buf, size_t n, const char *near);
 
 /* Constant expressions (lit_arith.c). LIT_OK and *v, or LIT_BAD. */
 int lit_arith_expr(LitParser *P, int64_t *v);

@@ -9,7 +9,8 @@
    recovery wrote, from the crash whose image it starts on; persist order
    from each step whose pending store the crash image holds (persisted) or
    lacks (lost) to that crash; persist dependencies (pdep) from the step
-   whose store must persist first to the step whose store depends on it.
+   whose store must persist first to the step whose store depends on it;
+   a livelock's cycle, from its last step back to its first.
    Steps are numbered as in the text witness (from 1). */
 #include <string.h>
 
@@ -425,6 +426,37 @@ static int print_deps(Graph *g, FILE *out)
     return s < 0 ? -s : RES_OK;
 }
 
+/* A livelock's cycle ("cycle":{"from":A,"to":B}, step ids): an edge back
+   from its last step to its first. */
+static int print_cycle(Graph *g, FILE *out)
+{
+    sqlite3_stmt *st;
+    int rc = res_sql_prepare(g->db, &st,
+                             "SELECT json_extract(?1, '$.cycle.from'),"
+                             " json_extract(?1, '$.cycle.to')"
+                             " WHERE json_type(?1, '$.cycle.from') = 'integer'"
+                             " AND json_type(?1, '$.cycle.to') = 'integer'",
+                             "t", g->json);
+    if (rc)
+        return rc;
+    int s = res_sql_step(g->db, st);
+    if (s > 0) {
+        long from = -1, to = -1;
+        for (size_t i = 0; i < g->n; i++) {
+            if (g->v[i].id == sqlite3_column_int64(st, 0))
+                from = (long)i;
+            if (g->v[i].id == sqlite3_column_int64(st, 1))
+                to = (long)i;
+        }
+        if (from >= 0 && to >= 0)
+            fprintf(out, "  s%ld -> s%ld [style=bold, color=purple,"
+                         " fontcolor=purple, constraint=false,"
+                         " label=\"cycle: repeats forever\"];\n", to, from);
+    }
+    sqlite3_finalize(st);
+    return s < 0 ? -s : RES_OK;
+}
+
 /* The graph's title: the caller's lines, then the outcome or the error. */
 static int print_title(Graph *g, const char *title, FILE *out)
 {
@@ -502,6 +534,8 @@ int res_dot_witness(ResDb *db, int64_t violation_id, const char *json,
         print_crash_edges(&g, out);
         rc = print_deps(&g, out);
     }
+    if (!rc)
+        rc = print_cycle(&g, out);
     if (!rc)
         fputs("}\n", out);
     base_free(g.v);

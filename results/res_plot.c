@@ -1,9 +1,15 @@
-/* The state-space-growth plot of `gpmc report html`, drawn as inline SVG
-   from the CSV `make bench` leaves (bench/out/growth.csv): a header line
-   naming at least the columns series, size and states, then one line per
-   measurement. One polyline per series, in the order the series first
-   appear; x is the size (linear), y the states (log10). Unquoted fields
-   only: the bench writes names without commas. */
+/* The plots of `gpmc report html`, drawn as inline SVG.
+
+   The state-space-growth plot, from the CSV `make bench` leaves
+   (bench/out/growth.csv): a header line naming at least the columns
+   series, size and states, then one line per measurement. One polyline
+   per series, in the order the series first appear; x is the size
+   (linear), y the states (log10). Unquoted fields only: the bench writes
+   names without commas.
+
+   Bar charts (the costs): a bar per label on one linear scale from 0 to a
+   round maximum, under them an axis with its ticks, numbers and title, so
+   that bars of one chart compare and the chart says what they measure. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,4 +169,76 @@ int res_growth_svg(const char *csv, BaseStr *out)
     base_str_printf(out, "</svg></div>\n");
     base_free(p);
     return 0;
+}
+
+/* The chart's scale: the least of 1, 2, 5 times a power of ten that is at
+   least max (1 for an empty chart). */
+static int64_t round_max(int64_t max)
+{
+    int64_t p = 1;
+    while (max / 10 >= p)
+        p *= 10;
+    for (int64_t m = 1;; m = m == 1 ? 2 : m == 2 ? 5 : 10)
+        if (m * p >= max || m == 10)
+            return m * p > 0 ? m * p : 1;
+}
+
+enum { CL = 64, CB = 220, CV = 80, CROW = 16, CTOP = 18, CAXIS = 34 };
+
+void res_chart_bars(BaseStr *out, const char *title, const char *axis,
+                    const char *cls, const ResBar *bars, int n)
+{
+    int64_t max = 0;
+    for (int i = 0; i < n; i++)
+        if (bars[i].value > max)
+            max = bars[i].value;
+    int64_t scale = round_max(max);
+    int w = CL + CB + CV, h = CTOP + n * CROW + CAXIS, y0 = CTOP + n * CROW;
+    base_str_printf(out, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/"
+                    "2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d"
+                    " %d\" font-family=\"sans-serif\" font-size=\"11\">"
+                    "<text x=\"0\" y=\"12\" font-weight=\"bold\">", cls, w, h,
+                    w, h);
+    esc(out, title);
+    base_str_printf(out, "</text>");
+    for (int i = 0; i < n; i++) {
+        int y = CTOP + i * CROW;
+        base_str_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+                        CL - 6, y + 11);
+        esc(out, bars[i].label);
+        base_str_printf(out, "</text>");
+        if (bars[i].value < 0) {
+            base_str_printf(out, "<text x=\"%d\" y=\"%d\" fill=\"#888\">"
+                            "unknown</text>", CL + 2, y + 11);
+            continue;
+        }
+        base_str_printf(out, "<rect class=\"%s\" x=\"%d\" y=\"%d\""
+                        " width=\"%.1f\" height=\"%d\"/><text x=\"%.1f\""
+                        " y=\"%d\">%lld</text>", cls, CL, y + 2,
+                        (double)CB * (double)bars[i].value / (double)scale,
+                        CROW - 4,
+                        CL + (double)CB * (double)bars[i].value /
+                                 (double)scale + 4,
+                        y + 11, (long long)bars[i].value);
+    }
+    /* the axis: 0, half and the whole scale */
+    base_str_printf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+                    " stroke=\"#444\"/>", CL, y0 + 2, CL + CB, y0 + 2);
+    for (int k = 0; k <= 2; k++) {
+        int x = CL + CB * k / 2;
+        base_str_printf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+                        " stroke=\"#444\"/><text class=\"tick\" x=\"%d\""
+                        " y=\"%d\" text-anchor=\"middle\">", x, y0 + 2, x,
+                        y0 + 6, x, y0 + 17);
+        /* whole numbers in full (%g writes 2e+06); half of 1 or 5 is not */
+        if (scale % 2 == 0 || k != 1)
+            base_str_printf(out, "%lld", (long long)(scale * k / 2));
+        else
+            base_str_printf(out, "%g", (double)scale / 2);
+        base_str_printf(out, "</text>");
+    }
+    base_str_printf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\""
+                    " text-anchor=\"middle\">", CL + CB / 2, y0 + 30);
+    esc(out, axis);
+    base_str_printf(out, "</text></svg>");
 }

@@ -2,17 +2,22 @@
    JSON). Everything is read before anything is printed, so a failing
    report prints nothing. In text, a test checked under several configs is
    labelled "NAME [k]" and its configs are listed under the table; CSV and
-   JSON carry a `config` column instead, and no summary line. */
+   JSON carry a `config_id` column instead (the config's short name, the
+   same in every database; `report configs` maps it to the config), and no
+   summary line. CSV and JSON cells hold values only: the verdicts report
+   is one row per model there, with `expected` and `pass` columns, where
+   text marks a verdict that does not pass with '!'. */
 #include <string.h>
 
 #include "results/results_int.h"
 
 typedef struct {
-    char *test, *config;
+    char *test, *path, *config;
 } Variant;
 
-/* Every (test, config) of the latest checks, sorted; k of "NAME [k]"
-   counts a test's configs in this order. */
+/* Every (test, file, config) of the latest checks, sorted; k of "NAME [k]"
+   counts a test name's variants in this order (two files may give a test
+   the same name: results are kept apart by file). */
 typedef struct {
     Variant *v;
     size_t n, cap;
@@ -25,12 +30,14 @@ typedef struct {
     int fmt;
     Variants vs;
     ResTable *keep;                     /* owns label texts */
+    int64_t rows;                       /* data rows of the report */
 } Report;
 
 static void variants_free(Variants *vs)
 {
     for (size_t i = 0; i < vs->n; i++) {
         base_free(vs->v[i].test);
+        base_free(vs->v[i].path);
         base_free(vs->v[i].config);
     }
     base_free(vs->v);
@@ -45,8 +52,8 @@ static int load_variants(Report *R)
 {
     sqlite3_stmt *st;
     int rc = res_sql_prepare(R->db, &st,
-                             "SELECT DISTINCT t.name, c.config FROM "
-                             RES_LATEST_FROM "ORDER BY 1, 2", "");
+                             "SELECT DISTINCT t.name, t.path, c.config FROM "
+                             RES_LATEST_FROM "ORDER BY 1, 2, 3", "");
     if (rc)
         return rc;
     int s;
@@ -58,9 +65,10 @@ static int load_variants(Report *R)
         }
         Variant *v = &vs->v[vs->n];
         v->test = res_strdup(res_sql_text(st, 0));
-        v->config = res_strdup(res_sql_text(st, 1));
-        vs->n += v->test || v->config;
-        if (!v->test || !v->config) {
+        v->path = res_strdup(res_sql_text(st, 1));
+        v->config = res_strdup(res_sql_text(st, 2));
+        vs->n += v->test || v->path || v->config;
+        if (!v->test || !v->path || !v->config) {
             s = -oom(R->db);
             break;
         }
@@ -69,15 +77,17 @@ static int load_variants(Report *R)
     return s < 0 ? -s : RES_OK;
 }
 
-/* Index of (test, config) in the sorted list (SQLite's BINARY order is
-   strcmp's), -1 when absent. */
+/* Index of (test, path, config) in the sorted list (SQLite's BINARY order
+   is strcmp's), -1 when absent. */
 static long variant_find(const Variants *vs, const char *test,
-                         const char *config)
+                         const char *path, const char *config)
 {
     long lo = 0, hi = (long)vs->n - 1;
     while (lo <= hi) {
         long mid = (lo + hi) / 2;
         int c = strcmp(vs->v[mid].test, test);
+        if (!c)
+            c = strcmp(vs->v[mid].path, path);
         if (!c)
             c = strcmp(vs->v[mid].config, config);
         if (!c)
@@ -95,6 +105,18 @@ static int same_test(const Variants *vs, long i, long j)
     return j >= 0 && j < (long)vs->n && !strcmp(vs->v[i].test, vs->v[j].test);
 }
 
+/* 1 when the test name of variant i belongs to several files. */
+static int shared_name(const Variants *vs, long i)
+{
+    for (long j = i; same_test(vs, i, j); j--)
+        if (strcmp(vs->v[j].path, vs->v[i].path))
+            return 1;
+    for (long j = i; same_test(vs, i, j); j++)
+        if (strcmp(vs->v[j].path, vs->v[i].path))
+            return 1;
+    return 0;
+}
+
 static const char *variant_label(Report *R, long i)
 {
     const Variants *vs = &R->vs;
@@ -108,24 +130,37 @@ static const char *variant_label(Report *R, long i)
 }
 
 /* The test cell: its label in text, its name otherwise. */
-static const char *test_cell(Report *R, const char *test, const char *config)
+static const char *test_cell(Report *R, const char *test, const char *path,
+                             const char *config)
 {
     if (R->fmt != RES_FMT_TABLE)
         return test;
-    long i = variant_find(&R->vs, test, config);
+    long i = variant_find(&R->vs, test, path, config);
     return i < 0 ? test : variant_label(R, i);
 }
 
-/* A table whose first column is the test and, off text, the second its
-   config; hdr names the other columns. *off is where they start. */
+/* The config's id: the first 8 hex digits of its SHA-256 (the canonical
+   config text is the same for the same config in any database). */
+static const char *config_id(Report *R, const char *config)
+{
+    char id[9];
+    res_config_id(config, id);
+    return res_table_strdup(R->keep, id);
+}
+
+/* A table whose first column is the test and, off text, the next ones its
+   file and its config's id; hdr names the other columns. *off is where
+   they start. */
 static ResTable *report_table(Report *R, const char *const *hdr, int n,
                               int *off)
 {
     const char *h[32];
     int k = 0;
     h[k++] = "test";
-    if (R->fmt != RES_FMT_TABLE)
-        h[k++] = "config";
+    if (R->fmt != RES_FMT_TABLE) {
+        h[k++] = "path";
+        h[k++] = "config_id";
+    }
     for (int i = 0; i < n && k < 32; i++)
         h[k++] = hdr[i];
     *off = k - n;
@@ -135,17 +170,21 @@ static ResTable *report_table(Report *R, const char *const *hdr, int n,
     return t;
 }
 
-/* Fill the first cells of a row: the test (or label) and its config. */
+/* Fill the first cells of a row: the test (or label), its file and its
+   config. */
 static int row_head(Report *R, const char **cells, const char *test,
-                    const char *config)
+                    const char *path, const char *config)
 {
-    cells[0] = test_cell(R, test, config);
+    cells[0] = test_cell(R, test, path, config);
     if (R->fmt == RES_FMT_TABLE)
         return 1;
-    cells[1] = config;
-    return 2;
+    cells[1] = path;
+    cells[2] = config_id(R, config);
+    return 3;
 }
 
+/* Under a text table, what its "NAME [k]" labels stand for: the config
+   (its id and text), and the file when files share the name. */
 static void print_configs(Report *R, FILE *out)
 {
     int header = 0;
@@ -154,7 +193,11 @@ static void print_configs(Report *R, FILE *out)
             continue;
         if (!header++)
             fputs("\nconfigs:\n", out);
-        fprintf(out, "  %s  %s\n", variant_label(R, i), R->vs.v[i].config);
+        fprintf(out, "  %s  ", variant_label(R, i));
+        if (shared_name(&R->vs, i))
+            fprintf(out, "%s  ", R->vs.v[i].path);
+        fprintf(out, "%s  %s\n", config_id(R, R->vs.v[i].config),
+                R->vs.v[i].config);
     }
 }
 
@@ -189,23 +232,25 @@ static const char *col(sqlite3_stmt *st, int i)
 
 /* ---- verdicts ------------------------------------------------------------ */
 
-/* One row per test, config and check line; a column per model. */
+/* Text: one row per test, file, config and check line; a column per
+   model. */
 static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
                          int nmodels, int *counts)
 {
     sqlite3_stmt *st;
     int rc = res_sql_prepare(R->db, &st,
-                             "SELECT t.name, c.config, r.cond_index, r.phase,"
-                             " c.model, r.verdict, "
+                             "SELECT t.name, t.path, c.config, r.cond_index,"
+                             " r.phase, c.model, r.verdict, "
                              RES_PASSES("r.verdict", "r.expected") " FROM "
                              RES_LATEST_FROM
                              "JOIN results r ON r.check_id = c.check_id"
-                             " ORDER BY t.name, c.config, r.cond_index", "");
+                             " ORDER BY t.name, t.path, c.config,"
+                             " r.cond_index", "");
     if (rc)
         return rc;
     int ncols = off + 2 + nmodels;
     const char **cells = base_calloc((size_t)ncols, sizeof *cells);
-    char *test = NULL, *config = NULL;
+    char *test = NULL, *path = NULL, *config = NULL;
     int64_t cond = -1;
     int s, open = 0;
     if (!cells) {
@@ -213,25 +258,28 @@ static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
         return oom(R->db);
     }
     while ((s = res_sql_step(R->db, st)) > 0) {
-        const char *name = res_sql_text(st, 0), *cfg = res_sql_text(st, 1);
-        int64_t k = sqlite3_column_int64(st, 2);
-        if (!open || strcmp(name, test) || strcmp(cfg, config) || k != cond) {
+        const char *name = res_sql_text(st, 0), *file = res_sql_text(st, 1),
+                   *cfg = res_sql_text(st, 2);
+        int64_t k = sqlite3_column_int64(st, 3);
+        if (!open || strcmp(name, test) || strcmp(file, path) ||
+            strcmp(cfg, config) || k != cond) {
             if (open)
                 res_table_add(t, cells, NULL);
             test = res_table_strdup(R->keep, name);
+            path = res_table_strdup(R->keep, file);
             config = res_table_strdup(R->keep, cfg);
             cond = k;
-            row_head(R, cells, test, config);
+            row_head(R, cells, test, path, config);
             cells[off] = res_table_printf(R->keep, "%lld", (long long)k);
-            cells[off + 1] = res_table_strdup(R->keep, res_sql_text(st, 3));
+            cells[off + 1] = res_table_strdup(R->keep, res_sql_text(st, 4));
             for (int m = 0; m < nmodels; m++)
                 cells[off + 2 + m] = NULL;
             open = 1;
         }
-        int pass = sqlite3_column_int(st, 6);
-        const char *v = res_sql_text(st, 5);
+        int pass = sqlite3_column_int(st, 7);
+        const char *v = res_sql_text(st, 6);
         for (int m = 0; m < nmodels; m++)
-            if (!strcmp(models[m], res_sql_text(st, 4)))
+            if (!strcmp(models[m], res_sql_text(st, 5)))
                 cells[off + 2 + m] = res_table_printf(R->keep, "%s%s", v,
                                                       pass ? "" : "!");
         counts[0]++;
@@ -245,8 +293,40 @@ static int fill_verdicts(Report *R, ResTable *t, int off, char **models,
     return s < 0 ? -s : RES_OK;
 }
 
+static int fill(Report *R, ResTable *t, int off, const char *sql,
+                const int *pick, int npick);
+
+/* CSV and JSON: a row per test, config, check line and model. */
+static int report_verdict_rows(Report *R, FILE *out)
+{
+    static const char *const h[] = {
+        "cond", "phase", "model", "verdict", "expected", "pass",
+    };
+    static const int pick[] = {3, 4, 5, 6, 7, 8};
+    int off, rc;
+    ResTable *t = report_table(R, h, 6, &off);
+    if (!t)
+        return oom(R->db);
+    res_table_numeric(t, off);
+    res_table_numeric(t, off + 5);
+    rc = fill(R, t, off,
+              "SELECT t.name, t.path, c.config, r.cond_index, r.phase,"
+              " c.model, r.verdict, r.expected, "
+              RES_PASSES("r.verdict", "r.expected") " FROM " RES_LATEST_FROM
+              "JOIN results r ON r.check_id = c.check_id"
+              " ORDER BY t.name, t.path, c.config, r.cond_index, "
+              RES_MODEL_RANK("c.model") ", c.model", pick, 6);
+    if (!rc)
+        rc = emit(R, t, out);
+    R->rows = res_table_rows(t);
+    res_table_free(t);
+    return rc;
+}
+
 static int report_verdicts(Report *R, FILE *out)
 {
+    if (R->fmt != RES_FMT_TABLE)
+        return report_verdict_rows(R, out);
     char **models = NULL;
     const char **hdr = NULL;
     size_t nmodels = 0;
@@ -269,6 +349,7 @@ static int report_verdicts(Report *R, FILE *out)
     }
     if (!rc)
         rc = emit(R, t, out);
+    R->rows = t ? res_table_rows(t) : 0;
     if (!rc && R->fmt == RES_FMT_TABLE) {
         count(out, res_table_rows(t), "row");
         fputs(", ", out);
@@ -292,28 +373,31 @@ static int report_verdicts(Report *R, FILE *out)
     " AND v.cond_index = " cond " ORDER BY violation_id))"
 
 #define UNEXPECTED_SQL \
-    "SELECT t.name, c.config, c.model, r.cond_index, r.phase, r.verdict," \
+    "SELECT t.name, t.path, c.config, c.model, r.cond_index, r.phase," \
+    " r.verdict," \
     " r.expected, c.status, c.error, c.check_id, " \
     VIOLATION_IDS("c.check_id", "r.cond_index") " FROM " RES_LATEST_FROM \
     "JOIN results r ON r.check_id = c.check_id" \
     " WHERE NOT " RES_PASSES("r.verdict", "r.expected") \
-    " ORDER BY t.name, c.config, r.cond_index, " \
+    " ORDER BY t.name, t.path, c.config, r.cond_index, " \
     RES_MODEL_RANK("c.model") ", c.model"
 
 /* The checks that fail whatever their verdicts: not done, or done with a
    runtime error that no `check noerror` covers (cond_index -1). */
 #define FAILED_CHECKS_SQL \
-    "SELECT t.name, c.config, c.model, NULL, NULL, NULL, NULL, c.status," \
+    "SELECT t.name, t.path, c.config, c.model, NULL, NULL, NULL, NULL," \
+    " c.status," \
     " coalesce(c.error, 'runtime error without a check noerror')," \
     " c.check_id, " VIOLATION_IDS("c.check_id", "-1") " FROM " \
     RES_LATEST_FROM "WHERE c.status <> 'done' OR EXISTS (SELECT 1" \
     " FROM violations v WHERE v.check_id = c.check_id" \
     " AND v.cond_index < 0)" \
-    " ORDER BY t.name, c.config, " RES_MODEL_RANK("c.model") ", c.model"
+    " ORDER BY t.name, t.path, c.config, " RES_MODEL_RANK("c.model") \
+    ", c.model"
 
-/* Rows of a query selecting test, config, then the cells of the columns
-   picked (indexes into the query's columns from 2 on); numeric picks are
-   numbers. */
+/* Rows of a query selecting test, path, config, then the cells of the
+   columns picked (indexes into the query's columns from 3 on); numeric
+   picks are numbers. */
 static int fill(Report *R, ResTable *t, int off, const char *sql,
                 const int *pick, int npick)
 {
@@ -324,7 +408,8 @@ static int fill(Report *R, ResTable *t, int off, const char *sql,
     const char *cells[32];
     int s;
     while ((s = res_sql_step(R->db, st)) > 0) {
-        row_head(R, cells, res_sql_text(st, 0), res_sql_text(st, 1));
+        row_head(R, cells, res_sql_text(st, 0), res_sql_text(st, 1),
+                 res_sql_text(st, 2));
         for (int i = 0; i < npick; i++)
             cells[off + i] = col(st, pick[i]);
         res_table_add(t, cells, NULL);
@@ -340,16 +425,16 @@ static int report_unexpected(Report *R, FILE *out)
     static const char *const h1[] = {
         "model", "cond", "phase", "verdict", "expected", "check", "violation",
     };
-    static const int p1[] = {2, 3, 4, 5, 6, 9, 10};
+    static const int p1[] = {3, 4, 5, 6, 7, 10, 11};
     static const char *const h2[] = {
         "model", "status", "error", "check", "violation",
     };
-    static const int p2[] = {2, 7, 8, 9, 10};
+    static const int p2[] = {3, 8, 9, 10, 11};
     static const char *const hf[] = {
         "model", "cond", "phase", "verdict", "expected", "status", "error",
         "check", "violation",
     };
-    static const int pf[] = {2, 3, 4, 5, 6, 7, 8, 9, 10};
+    static const int pf[] = {3, 4, 5, 6, 7, 8, 9, 10, 11};
     int text = R->fmt == RES_FMT_TABLE, off1 = 0, off2 = 0, rc = RES_OK;
     ResTable *bad = text ? report_table(R, h1, 7, &off1)
                          : report_table(R, hf, 9, &off1);
@@ -372,6 +457,7 @@ static int report_unexpected(Report *R, FILE *out)
         rc = emit(R, bad, out);
     if (!rc && text)
         rc = emit(R, inc, out);
+    R->rows = nbad + (inc != bad && inc ? res_table_rows(inc) : 0);
     if (!rc && text) {
         count(out, nbad, "unexpected verdict");
         fputs(", ", out);
@@ -396,23 +482,25 @@ static int report_unexpected(Report *R, FILE *out)
     "CASE WHEN " a " IS NOT NULL AND " b " > 0" \
     " THEN printf('%.2f', 1.0 * " a " / " b ") END"
 #define COSTS_SQL \
-    "WITH lc AS (SELECT t.name AS name, c.config AS config, c.model AS model," \
+    "WITH lc AS (SELECT t.name AS name, t.path AS path, c.config AS config," \
+    " c.model AS model," \
     " c.cycles AS cycles, c.nvm_writes AS nvm_writes," \
     " rtrim(t.name, replace(t.name, '+', '')) AS fam FROM " RES_LATEST_FROM ")" \
-    " SELECT a.name, a.config, a.model, a.cycles, a.nvm_writes," \
+    " SELECT a.name, a.path, a.config, a.model, a.cycles, a.nvm_writes," \
     " " RATIO("a.cycles", "b.cycles") ", " RATIO("a.nvm_writes", "b.nvm_writes") \
     " FROM lc a LEFT JOIN lc b" \
     " ON b.name = (CASE WHEN a.fam = '' THEN a.name" \
     " ELSE substr(a.fam, 1, length(a.fam) - 1) END) || '+base'" \
     " AND b.config = a.config AND b.model = a.model" \
-    " ORDER BY a.name, a.config, " RES_MODEL_RANK("a.model") ", a.model"
+    " ORDER BY a.name, a.path, a.config, " RES_MODEL_RANK("a.model") \
+    ", a.model"
 
 static int report_costs(Report *R, FILE *out)
 {
     static const char *const h[] = {
         "model", "cycles", "nvm_writes", "cycles/base", "writes/base",
     };
-    static const int pick[] = {2, 3, 4, 5, 6};
+    static const int pick[] = {3, 4, 5, 6, 7};
     int off, rc = RES_OK;
     ResTable *t = report_table(R, h, 5, &off);
     if (!t)
@@ -422,6 +510,7 @@ static int report_costs(Report *R, FILE *out)
     rc = fill(R, t, off, COSTS_SQL, pick, 5);
     if (!rc)
         rc = emit(R, t, out);
+    R->rows = res_table_rows(t);
     if (!rc && R->fmt == RES_FMT_TABLE) {
         count(out, res_table_rows(t), "check");
         fputs("; baseline: FAMILY+base at the same model and config,"
@@ -439,18 +528,19 @@ static int report_disagreements(Report *R, FILE *out)
     static const char *const h[] = {
         "cond", "model_a", "verdict_a", "model_b", "verdict_b",
     };
-    static const int pick[] = {2, 3, 4, 5, 6};
+    static const int pick[] = {3, 4, 5, 6, 7};
     int off, rc = RES_OK;
     ResTable *t = report_table(R, h, 5, &off);
     if (!t)
         return oom(R->db);
     res_table_numeric(t, off);
     rc = fill(R, t, off,
-              "SELECT test, config, cond_index, model_a, verdict_a, model_b,"
-              " verdict_b FROM (" RES_DISAGREEMENTS ")"
+              "SELECT test, path, config, cond_index, model_a, verdict_a,"
+              " model_b, verdict_b FROM (" RES_DISAGREEMENTS ")"
               RES_DISAGREEMENTS_ORDER, pick, 5);
     if (!rc)
         rc = emit(R, t, out);
+    R->rows = res_table_rows(t);
     if (!rc && R->fmt == RES_FMT_TABLE) {
         count(out, res_table_rows(t), "disagreement");
         fputc('\n', out);
@@ -460,8 +550,68 @@ static int report_disagreements(Report *R, FILE *out)
     return rc;
 }
 
+/* ---- configs ------------------------------------------------------------------ */
+
+/* Every config of the latest checks with its id (the key of config_id
+   columns), and how many tests use it. Text gives each whole, on a line
+   of its own ("ID  N tests  CONFIG"): a table would clip it. */
+static int report_configs(Report *R, FILE *out)
+{
+    static const char *const h[] = {"config_id", "tests", "config"};
+    sqlite3_stmt *st;
+    ResTable *t = res_table_new(3, h);
+    BaseStr text = {0};
+    if (!t)
+        return oom(R->db);
+    res_table_numeric(t, 1);
+    int rc = res_sql_prepare(R->db, &st, "SELECT c.config,"
+                             " count(DISTINCT t.name) FROM " RES_LATEST_FROM
+                             "GROUP BY c.config ORDER BY c.config", "");
+    int s = 0;
+    while (!rc && (s = res_sql_step(R->db, st)) > 0) {
+        const char *config = res_sql_text(st, 0);
+        int64_t n = sqlite3_column_int64(st, 1);
+        const char *cells[3] = {
+            config_id(R, config),
+            res_table_printf(R->keep, "%lld", (long long)n), config,
+        };
+        res_table_add(t, cells, NULL);
+        base_str_printf(&text, "%s  %lld test%s  %s\n", cells[0],
+                        (long long)n, n == 1 ? "" : "s", config);
+    }
+    if (!rc)
+        sqlite3_finalize(st);
+    if (!rc && s < 0)
+        rc = -s;
+    if (!rc && text.failed)
+        rc = oom(R->db);
+    R->rows = res_table_rows(t);
+    if (!rc && R->fmt != RES_FMT_TABLE) {
+        rc = emit(R, t, out);
+    } else if (!rc) {
+        if (res_table_failed(R->keep))
+            rc = oom(R->db);
+        else {
+            fputs(text.s ? text.s : "", out);
+            count(out, (int)R->rows, "config");
+            fputc('\n', out);
+        }
+    }
+    base_str_free(&text);
+    res_table_free(t);
+    return rc;
+}
+
 int res_report(ResDb *db, const char *which, int fmt, FILE *out)
 {
+    int64_t rows;
+    return res_report_rows(db, which, fmt, out, &rows);
+}
+
+int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
+                    int64_t *rows)
+{
+    *rows = 0;
     static const struct {
         const char *name;
         int (*fn)(Report *, FILE *);
@@ -470,20 +620,22 @@ int res_report(ResDb *db, const char *which, int fmt, FILE *out)
         {"unexpected", report_unexpected},
         {"costs", report_costs},
         {"disagreements", report_disagreements},
+        {"configs", report_configs},
     };
     for (size_t i = 0; i < sizeof reports / sizeof *reports; i++) {
         if (strcmp(which, reports[i].name))
             continue;
         static const char *const none[] = {""};
-        Report R = {db, fmt, {NULL, 0, 0}, res_table_new(1, none)};
+        Report R = {db, fmt, {NULL, 0, 0}, res_table_new(1, none), 0};
         int rc = R.keep ? load_variants(&R) : oom(db);
         if (!rc)
             rc = reports[i].fn(&R, out);
+        *rows = R.rows;
         variants_free(&R.vs);
         res_table_free(R.keep);
         return rc;
     }
     return res_sql_fail(db, RES_EINPUT,
                         "unknown report '%s' (expected verdicts, unexpected,"
-                        " costs, disagreements or html)", which);
+                        " costs, disagreements, configs or html)", which);
 }

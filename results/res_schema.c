@@ -7,7 +7,8 @@
 #include "results/results_int.h"
 
 #define MATRIX_ORDER \
-    " ORDER BY test, config, cond_index, " RES_MODEL_RANK("model") ", model"
+    " ORDER BY test, path, config, cond_index, " RES_MODEL_RANK("model") \
+    ", model"
 
 /* Every schema object, in creation order. `name` is the object a later
    gpmc may define differently: a view or a table whose text differs from
@@ -127,7 +128,7 @@ static const struct {
         " c.crash_images AS crash_images, c.recoveries AS recoveries,"
         " c.cycles AS cycles, c.nvm_writes AS nvm_writes, c.error AS error"
         " FROM " RES_LATEST_FROM
-        " ORDER BY test, config, " RES_MODEL_RANK("model") ", model"},
+        " ORDER BY test, t.path, config, " RES_MODEL_RANK("model") ", model"},
     {"verdict_matrix",
         "CREATE VIEW verdict_matrix AS SELECT test, model, cond_index, phase,"
         " verdict, expected FROM (" RES_LATEST_RESULTS ")" MATRIX_ORDER},

@@ -152,16 +152,26 @@ int res_table_print(const ResTable *t, int fmt, FILE *out);
 int res_query(ResDb *db, const char *sql, int fmt, FILE *out);
 /* which: verdicts unexpected costs disagreements; fmt RES_FMT_*. */
 int res_report(ResDb *db, const char *which, int fmt, FILE *out);
+/* The same, and how many data rows it printed (`report --status`;
+   unexpected: the unexpected verdicts and the failed checks). */
+int res_report_rows(ResDb *db, const char *which, int fmt, FILE *out,
+                    int64_t *rows);
 /* Renders DOT graphs as SVG documents: svgs[i] (base_malloc'd) for dots[i],
    left NULL when it cannot (no Graphviz, a NULL graph). The caller of
    res_report_html provides it; results runs no programs. */
 typedef void (*ResSvgFn)(void *ctx, const char *const *dots, int n,
                          char **svgs);
 
+/* The witnesses `report html` draws by default (only those of what does
+   not pass, and at most this many: each is some 20 KB of SVG). */
+#define RES_HTML_WITNESSES 50
+
 typedef struct {
     ResSvgFn svg;                       /* NULL: witnesses as DOT text */
     void *svg_ctx;
     const char *bench_dir;              /* growth.svg or growth.csv, or NULL */
+    int max_witnesses;                  /* 0: RES_HTML_WITNESSES; negative:
+                                           none */
 } ResHtmlOptions;
 
 /* `report html`: one self-contained HTML page (specs/schema.md). */

@@ -92,12 +92,15 @@ void res_guard_install(ResDb *db);
     "WHEN 'bepoch' THEN 2 WHEN 'scoped' THEN 3 WHEN 'bscoped' THEN 4 " \
     "WHEN 'hw' THEN 5 ELSE 6 END)"
 
-/* check_id of the latest check of each test name x model x config: runs are
+/* check_id of the latest check of each test x model x config: runs are
    dated by finished_at (started_at while unfinished); ties fall to the run
-   identity, then to the later check of one run. */
+   identity, then to the later check of one run. A test is its name and
+   its file (tests.path): two files that give a test the same name keep
+   their results apart (each has a row in the views, which carry no
+   paths; `gpmc suite` and `run` warn about such names). */
 #define RES_LATEST_IDS \
     "SELECT check_id FROM (SELECT c.check_id AS check_id, row_number() OVER (" \
-    "PARTITION BY t.name, c.model, c.config ORDER BY " \
+    "PARTITION BY t.name, t.path, c.model, c.config ORDER BY " \
     "coalesce(r.finished_at, r.started_at) DESC, r.started_at DESC, " \
     "r.argv DESC, r.host DESC, c.check_id DESC) AS rn " \
     "FROM checks c JOIN runs r ON r.run_id = c.run_id " \
@@ -110,7 +113,8 @@ void res_guard_install(ResDb *db);
 
 /* The latest results, with the config the views order by. */
 #define RES_LATEST_RESULTS \
-    "SELECT t.name AS test, c.model AS model, c.config AS config, " \
+    "SELECT t.name AS test, t.path AS path, c.model AS model, " \
+    "c.config AS config, " \
     "r.cond_index AS cond_index, r.phase AS phase, r.verdict AS verdict, " \
     "r.expected AS expected FROM " RES_LATEST_FROM \
     "JOIN results r ON r.check_id = c.check_id"
@@ -119,10 +123,12 @@ void res_guard_install(ResDb *db);
    test and config; each pair once, the lower-ranked model as model_a. */
 #define RES_DISAGREEMENTS \
     "WITH v AS (" RES_LATEST_RESULTS ")" \
-    " SELECT a.test AS test, a.config AS config, a.cond_index AS cond_index," \
+    " SELECT a.test AS test, a.path AS path, a.config AS config," \
+    " a.cond_index AS cond_index," \
     " a.model AS model_a, a.verdict AS verdict_a," \
     " b.model AS model_b, b.verdict AS verdict_b" \
-    " FROM v a JOIN v b ON a.test = b.test AND a.config = b.config" \
+    " FROM v a JOIN v b ON a.test = b.test AND a.path = b.path" \
+    " AND a.config = b.config" \
     " AND a.cond_index = b.cond_index" \
     " AND (" RES_MODEL_RANK("a.model") ", a.model) < " \
     "(" RES_MODEL_RANK("b.model") ", b.model)" \
@@ -130,7 +136,7 @@ void res_guard_install(ResDb *db);
     " AND b.verdict <> 'Unknown'"
 
 #define RES_DISAGREEMENTS_ORDER \
-    " ORDER BY test, config, cond_index, " RES_MODEL_RANK("model_a") \
+    " ORDER BY test, path, config, cond_index, " RES_MODEL_RANK("model_a") \
     ", model_a, " RES_MODEL_RANK("model_b") ", model_b"
 
 /* The pass rule of DESIGN section 5. */
@@ -145,6 +151,16 @@ void res_models_free(char **models, size_t n);
 /* s copied (base_malloc'd), or NULL. */
 char *res_strdup(const char *s);
 
+/* ---- configs (res_config.c) ---------------------------------------------- */
+
+/* A config's id: the first 8 hex digits of its text's SHA-256. */
+void res_config_id(const char *config, char id[9]);
+/* What sets config apart from ref (both canonical: "key=value;…" sorted by
+   key), appended to out: "key=value" for each key whose value differs or
+   that ref lacks, "-key" for each key config lacks, ';'-separated; nothing
+   when they are equal. */
+void res_config_diff(const char *ref, const char *config, BaseStr *out);
+
 /* ---- tables (res_table.c) ------------------------------------------------ */
 
 /* 1 once an allocation for the table failed. */
@@ -155,6 +171,18 @@ int res_table_failed(const ResTable *t);
 /* Append the SVG plot of a bench growth CSV to out; -1 (nothing appended)
    when the CSV has no series/size/states columns or no usable row. */
 int res_growth_svg(const char *csv, BaseStr *out);
+
+/* A bar of a chart: its label and value (negative: unknown). */
+typedef struct {
+    const char *label;
+    int64_t value;
+} ResBar;
+
+/* Append a horizontal bar chart as an <svg class="chart CLS"> element: the
+   title, a bar (class CLS) per label with its value, one scale from 0 to a
+   round maximum, and under the bars an axis with ticks and its title. */
+void res_chart_bars(BaseStr *out, const char *title, const char *axis,
+                    const char *cls, const ResBar *bars, int n);
 
 /* ---- witness graphs (res_dot.c) ------------------------------------------------ */
 

@@ -240,6 +240,120 @@ static void test_livelock(void **state)
                     "check noerror\n", 1);
 }
 
+/* The one violation of src under model (reductions as `reduce`, naive or
+   not): a livelock's error witness, with its text and JSON as given. */
+static void expect_lasso(const char *src, int model, unsigned reduce,
+                         int naive, const char *text, const char *cycle,
+                         int nsteps)
+{
+    LitProgram *p = cu_parse(src);
+    CuOpts co = {0};
+    co.naive = naive;
+    ChkReport *r = cu_run_reduce(p, model, &co, reduce);
+    assert_int_equal(r->nviolations, 1);
+    assert_int_equal(r->violations[0].kind, CHK_V_ERROR);
+    assert_string_equal(r->violations[0].witness, text);
+    const char *js = r->violations[0].witness_json;
+    if (!strstr(js, cycle))
+        fail_msg("no %s in %s", cycle, js);
+    int n = 0;
+    for (const char *q = js; (q = strstr(q, "{\"id\":")); q++)
+        n++;
+    assert_int_equal(n, nsteps);
+    assert_non_null(strstr(js, "\"error\":\"livelock: a reachable state"));
+    chk_report_free(r);
+    lit_program_free(p);
+}
+
+/* A livelock's witness is the lasso: the path to a state from which no
+   execution can end, then the cycle it is caught in (issue 27: it was an
+   empty witness). The same with and without the reductions, in recovery
+   too; a deadlock's witness ends in its error. */
+static void test_livelock_lasso(void **state)
+{
+    (void)state;
+    static const char spin[] =
+        "test spin\npm x = 0\npm f = 0\n"
+        "kernel k grid 1 block 1 {\n  st x, 1\nL:\n  ld r1, f\n"
+        "  beq r1, 0, L\n}\ncheck noerror\n";
+    static const char spin_text[] =
+        "main program:\n"
+        "  1. k thread 0 line 5: st x, 1  -- x = 1\n"
+        "cycle (repeats forever):\n"
+        "  2. k thread 0 line 7: ld r1, f  -- r1 = 0 (f)\n"
+        "  3. k thread 0 line 8: beq r1, 0, L  -- taken (0 == 0)\n"
+        "error: livelock: a reachable state from which no execution can"
+        " terminate (steps 2 to 3 repeat forever)\n";
+    /* naive: the store is pending (strict's buffer) */
+    char naive_text[sizeof spin_text + 8];
+    const char *nl = strchr(spin_text + 14, '\n');
+    snprintf(naive_text, sizeof naive_text, "%.*s [#1]%s",
+             (int)(nl - spin_text), spin_text, nl);
+    for (int naive = 0; naive <= 1; naive++) {
+        expect_lasso(spin, LIT_STRICT, CHK_R_ALL, naive,
+                     naive ? naive_text : spin_text,
+                     "\"cycle\":{\"from\":1,\"to\":2}", 3);
+        expect_lasso(spin, LIT_STRICT, 0, naive,
+                     naive ? naive_text : spin_text,
+                     "\"cycle\":{\"from\":1,\"to\":2}", 3);
+    }
+    /* the counter mod 4: a cycle of twelve steps back to the start */
+    expect_lasso("test wrap\npm f = 0\n"
+                 "kernel k grid 1 block 1 {\n"
+                 "L:\n  add r1, r1, 1\n  rem r1, r1, 4\n  blt r1, 4, L\n}\n"
+                 "check noerror\n", LIT_EPOCH, CHK_R_ALL, 0,
+                 "main program:\n"
+                 "cycle (repeats forever):\n"
+                 "  1. k thread 0 line 5: add r1, r1, 1  -- r1 = 1\n"
+                 "  2. k thread 0 line 6: rem r1, r1, 4  -- r1 = 1\n"
+                 "  3. k thread 0 line 7: blt r1, 4, L  -- taken (1 < 4)\n"
+                 "  4. k thread 0 line 5: add r1, r1, 1  -- r1 = 2\n"
+                 "  5. k thread 0 line 6: rem r1, r1, 4  -- r1 = 2\n"
+                 "  6. k thread 0 line 7: blt r1, 4, L  -- taken (2 < 4)\n"
+                 "  7. k thread 0 line 5: add r1, r1, 1  -- r1 = 3\n"
+                 "  8. k thread 0 line 6: rem r1, r1, 4  -- r1 = 3\n"
+                 "  9. k thread 0 line 7: blt r1, 4, L  -- taken (3 < 4)\n"
+                 "  10. k thread 0 line 5: add r1, r1, 1  -- r1 = 4\n"
+                 "  11. k thread 0 line 6: rem r1, r1, 4  -- r1 = 0\n"
+                 "  12. k thread 0 line 7: blt r1, 4, L  -- taken (0 < 4)\n"
+                 "error: livelock: a reachable state from which no execution"
+                 " can terminate (steps 1 to 12 repeat forever)\n",
+                 "\"cycle\":{\"from\":0,\"to\":11}", 12);
+    /* in recovery: the crash that lost the flag, then the recovery's cycle */
+    expect_lasso("test rspin\npm f = 0\n"
+                 "kernel k grid 1 block 1 {\n  st f, 1\n}\n"
+                 "recover {\n  kernel r grid 1 block 1 {\n"
+                 "  L:\n    ld r1, f\n    beq r1, 0, L\n  }\n}\n"
+                 "check noerror\n", LIT_STRICT, CHK_R_ALL, 0,
+                 "main program:\n"
+                 "crash 1 after step 0\n"
+                 "  image: f=0\n"
+                 "recovery 1:\n"
+                 "cycle (repeats forever):\n"
+                 "  1. r thread 0 line 9: ld r1, f  -- r1 = 0 (f)\n"
+                 "  2. r thread 0 line 10: beq r1, 0, L  -- taken (0 == 0)\n"
+                 "error: livelock: a reachable state from which no execution"
+                 " can terminate in recovery (steps 1 to 2 repeat forever)\n",
+                 "\"cycle\":{\"from\":0,\"to\":1}", 2);
+    /* a state where nothing moves: its error ends the witness (it was
+       left out) */
+    LitProgram *p = cu_parse("test div\npm x = 0\nkernel k grid 1 block 2 {\n"
+                             "  thread 0 {\n    bar.sync\n  }\n"
+                             "  thread 1 {\n    grid.sync\n  }\n}\n"
+                             "check noerror\n");
+    ChkReport *r = cu_run(p, LIT_STRICT);
+    assert_int_equal(r->nviolations, 1);
+    assert_string_equal(r->violations[0].witness,
+                        "main program:\n"
+                        "  1. k thread 0 line 5: bar.sync\n"
+                        "  2. k thread 1 line 8: grid.sync\n"
+                        "error: barrier divergence in CTA 0 of k: thread 0"
+                        " waits at bar.sync, thread 1 at grid.sync\n");
+    assert_null(strstr(r->violations[0].witness_json, "cycle"));
+    chk_report_free(r);
+    lit_program_free(p);
+}
+
 /* Limits end the check as incomplete, with the reason (the explorer's own
    limits: no reduction), and the verdict Unknown unless an example was
    found before the limit. */
@@ -360,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_barrier_divergence),
         cmocka_unit_test(test_barriers_match_by_count),
         cmocka_unit_test(test_livelock),
+        cmocka_unit_test(test_livelock_lasso),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_pending_limit),
         cmocka_unit_test(test_deterministic),

@@ -78,11 +78,13 @@ static void test_integer_values(void **state)
     (void)state;
     LitLexer lx;
     LitToken t;
+    /* Decimal and hex alike are read modulo 2^64 (DESIGN section 2). */
     const char *src = "0 42 9223372036854775807 0x10 0xffffffffffffffff "
-                      "0x8000000000000000";
-    int64_t want[] = {0, 42, INT64_MAX, 16, -1, INT64_MIN};
+                      "0x8000000000000000 9223372036854775808 "
+                      "18446744073709551615";
+    int64_t want[] = {0, 42, INT64_MAX, 16, -1, INT64_MIN, INT64_MIN, -1};
     lit_lex_init(&lx, src, strlen(src));
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 8; i++) {
         lit_lex_next(&lx, &t);
         assert_int_equal(t.kind, LT_INT);
         assert_true(t.ival == want[i]);
@@ -148,8 +150,12 @@ static void test_errors(void **state)
     lex_error("0x", "invalid number '0x'", 1, 1);
     lex_error("0x1g", "invalid number '0x1g'", 1, 1);
     lex_error("1.2.3", "invalid number '1.2.3'", 1, 1);
-    lex_error("9223372036854775808",
-              "integer constant out of range '9223372036854775808'", 1, 1);
+    lex_error("18446744073709551616",
+              "integer constant out of range '18446744073709551616'", 1, 1);
+    lex_error("99999999999999999999",
+              "integer constant out of range '99999999999999999999'", 1, 1);
+    lex_error("x # y z", "invalid character '#' (comments are // ... and "
+              "/* ... */)", 1, 3);
     lex_error("0x10000000000000000",
               "integer constant out of range '0x10000000000000000'", 1, 1);
     lex_error("a \"abc\nd", "unterminated string", 1, 3);
@@ -243,7 +249,8 @@ static void test_errors_in_file(void **state)
                         "t.litmus:2:10: error: invalid character '&'\n"
                         "t.litmus:3:8: error: integer constant out of range "
                         "'99999999999999999999'\n"
-                        "t.litmus:4:10: error: invalid character '#'\n");
+                        "t.litmus:4:10: error: invalid character '#' "
+                        "(comments are // ... and /* ... */)\n");
 }
 
 int main(void)

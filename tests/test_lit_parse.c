@@ -476,7 +476,8 @@ static void test_operand_errors(void **state)
     OPERR(" mov r0, %", "t.litmus:4:11: error: expected a special register "
                         "name after '%', found end of line");
     OPERR(" frob r0", "t.litmus:4:2: error: unknown instruction 'frob'");
-    OPERR(" st.wb x, 1", "t.litmus:4:2: error: unknown instruction 'st.wb'");
+    OPERR(" st.wb x, 1", "t.litmus:4:2: error: unknown instruction 'st.wb' "
+          "(did you mean st.wt?)");
 #undef OPERR
 }
 
@@ -774,7 +775,8 @@ static void test_many_syntax_errors(void **state)
         "line\n"
         "t.litmus:5:8: error: expected a constant expression, found end of "
         "line\n"
-        "t.litmus:7:3: error: unknown instruction 'bogus'\n"
+        "t.litmus:7:3: error: unknown instruction 'bogus' (a label is "
+        "written 'bogus:')\n"
         "t.litmus:9:15: error: undefined param 'block'\n"
         "t.litmus:12:25: error: expected a term, found ')'\n"
         "t.litmus:13:39: error: expected 'ok' or 'no', found end of line\n");
@@ -888,6 +890,196 @@ static void test_depth_error_recovers(void **state)
     free(src);
 }
 
+/* ---- what a newcomer trips on (issue 27) ----------------------------- */
+
+/* The diagnostics of src with source excerpts (BaseDiag.excerpt), from
+   lit_parse_bytes (len bytes). */
+static char *excerpt_of(const char *src, size_t len)
+{
+    BaseDiag d;
+    LitProgram *p = NULL;
+    base_diag_init(&d);
+    d.excerpt = 1;
+    assert_int_not_equal(lit_parse_bytes("t.litmus", src, len, NULL, &p, &d),
+                         0);
+    assert_false(d.failed);
+    char *text = strdup(d.text);
+    base_diag_free(&d);
+    return text;
+}
+
+/* Under each error the line it names and a caret under its column, as gcc
+   prints them; the error line itself is unchanged; a tab stays a tab; a
+   CR of a CRLF line is left out; a long line is shown around the column. */
+static void test_excerpts(void **state)
+{
+    (void)state;
+    const char *src = "test t\r\npm x = 0\r\nkernel k grid 1 block 1 {\r\n"
+                      "\tst x,\t1 & 2\r\n}\r\n";
+    char *d = excerpt_of(src, strlen(src));
+    assert_string_equal(d, "t.litmus:4:10: error: invalid character '&'\n"
+                           "    4 | \tst x,\t1 & 2\n"
+                           "      | \t     \t  ^\n");
+    free(d);
+    /* An error at the end of the file points just past its last line; a
+       whole-file error has no excerpt. */
+    src = "test t\nkernel k grid 1 block 1 {";
+    d = excerpt_of(src, strlen(src));
+    assert_string_equal(d, "t.litmus:2:26: error: missing '}' for the '{' at "
+                           "2:25\n"
+                           "    2 | kernel k grid 1 block 1 {\n"
+                           "      |                          ^\n");
+    free(d);
+    /* 300 columns: the 100 around the error, the cut ends marked. */
+    char *line = repeat("test t\npm x = 0", " ", "", 150, "&");
+    char *long_src = repeat(line, "", "", 1, "                                "
+                            "                                            "
+                            "                                            "
+                            "         // end\n");
+    d = excerpt_of(long_src, strlen(long_src));
+    const char *nl = strchr(d, '\n');
+    assert_non_null(nl);
+    assert_int_equal(strncmp(d, "t.litmus:2:159: error: invalid character "
+                             "'&'\n", (size_t)(nl - d + 1)), 0);
+    const char *l2 = nl + 1, *l3 = strchr(l2, '\n') + 1;
+    assert_int_equal(strncmp(l2, "    2 | ...", 11), 0);
+    assert_int_equal(strcspn(l2, "\n"), 8 + 3 + 100 + 3);
+    /* The caret sits under the '&' of the excerpt. */
+    assert_int_equal(strchr(l3, '^') - l3, strchr(l2, '&') - l2);
+    assert_int_equal(l2[strcspn(l2, "\n") - 1], '.');
+    free(d);
+    free(long_src);
+    free(line);
+    /* A UTF-8 character before the error takes one column of the caret
+       line; a control byte shows as '?'. */
+    src = "test t\nparam N = \xc3\xa9 \x01\n";
+    d = excerpt_of(src, strlen(src));
+    assert_string_equal(d, "t.litmus:2:11: error: invalid character "
+                           "'\xc3\xa9'\n"
+                           "    2 | param N = \xc3\xa9 ?\n"
+                           "      |           ^\n"
+                           "t.litmus:2:14: error: invalid character "
+                           "'\\x01'\n"
+                           "    2 | param N = \xc3\xa9 ?\n"
+                           "      |             ^\n");
+    free(d);
+}
+
+/* Near misses: another language's fence, a typo of an instruction or a
+   keyword, a comment in '#', a label without its colon. */
+static void test_suggestions(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        parse_fail("test t\n"
+                   "# not a comment: 'kernel' here is no statement\n"
+                   "parm N = 2\n"
+                   "confg wpq = durable\n"
+                   "config wqp = durable\n"
+                   "pm data = 0\n"
+                   "pm flag = 0\n"
+                   "kernel k grid 1 block 1 {\n"
+                   "  fence\n"
+                   "  fance\n"
+                   "  __syncthreads\n"
+                   "  store data, 1\n"
+                   "  ld r0, dtaa\n"
+                   "  mov r1, %tdi\n"
+                   "  bra lop\n"
+                   "  lop2:\n"
+                   "}\n"
+                   "kernel kk1 grid 1 block 1 { nop }\n"
+                   "recover {\n"
+                   "  run kk0\n"
+                   "}\n"
+                   "chekc final forall (flag == 1)\n"
+                   "check final forall (falg == 1)\n"),
+        "t.litmus:2:1: error: invalid character '#' (comments are // ... and "
+        "/* ... */)\n"
+        "t.litmus:3:1: error: unknown statement 'parm' (did you mean "
+        "param?)\n"
+        "t.litmus:4:1: error: unknown statement 'confg' (did you mean "
+        "config?)\n"
+        "t.litmus:5:8: error: unknown config key 'wqp' (did you mean wpq?)\n"
+        "t.litmus:9:3: error: unknown instruction 'fence' (did you mean "
+        "sfence, membar.gl, membar.cta or membar.sys?)\n"
+        "t.litmus:10:3: error: unknown instruction 'fance' (did you mean "
+        "sfence?)\n"
+        "t.litmus:11:3: error: unknown instruction '__syncthreads' (did you "
+        "mean bar.sync?)\n"
+        "t.litmus:12:3: error: unknown instruction 'store' (did you mean "
+        "st?)\n"
+        "t.litmus:13:10: error: undefined location 'dtaa' (did you mean "
+        "data?)\n"
+        "t.litmus:14:11: error: unknown special register '%tdi' (did you "
+        "mean %tid?)\n"
+        "t.litmus:15:7: error: undefined label 'lop' (did you mean lop2?)\n"
+        "t.litmus:20:7: error: unknown kernel 'kk0' (did you mean kk1?)\n"
+        "t.litmus:22:1: error: unknown statement 'chekc' (did you mean "
+        "check?)\n"
+        "t.litmus:23:21: error: undefined name 'falg' (did you mean "
+        "flag?)\n");
+    /* A word alone on its line, like no instruction, is taken as the label
+       it was meant to be: the branch to it is no second error. */
+    assert_error("test t\npm x = 0\nkernel k grid 1 block 1 {\n"
+                 "  loop\n  st x, 1\n  bra loop\n}\n",
+                 "t.litmus:4:3: error: unknown instruction 'loop' (a label is "
+                 "written 'loop:')");
+}
+
+/* One mistake, one error: the names of a declaration that failed are not
+   reported again where they are used (in instructions, conditions and
+   constant expressions). */
+static void test_no_cascade(void **state)
+{
+    (void)state;
+    assert_error("test t\n"
+                 "pm data = 0, log = 0\n"
+                 "param N = 2, M = 3\n"
+                 "pm a[M] = 0\n"
+                 "kernel k grid 1 block 1 {\n"
+                 "  st data, 1\n  st log, 1\n  ld r0, log\n  ld r1, data\n"
+                 "  st log, 2\n  ld r2, log\n  st log, r2\n"
+                 "}\n"
+                 "check final forall (log == 2 && data == 1)\n"
+                 "check final forall (0:r0 == log)\n",
+                 "t.litmus:2:12: error: expected end of statement, found ',' "
+                 "(one location per declaration)\n"
+                 "t.litmus:3:12: error: expected end of statement, found ',' "
+                 "(one param per declaration)");
+}
+
+/* Literals are read modulo 2^64 everywhere (DESIGN section 2), conditions
+   too; a thread number no kernel can have is reported as written. */
+static void test_literals_and_threads(void **state)
+{
+    (void)state;
+    LitProgram *p = parse_ok("test t\npm x = -9223372036854775808\n"
+                             "kernel k grid 1 block 1 {\n"
+                             "  st x, 18446744073709551615\n}\n"
+                             "check final forall (x == -9223372036854775808"
+                             " || x == 18446744073709551615)\n");
+    assert_true(p->locs[0].init[0] == INT64_MIN);
+    assert_true(p->kernels[0].bodies[0].code[0].a.imm == -1);
+    const LitCond *c = p->checks[0].cond;
+    assert_int_equal(c->kind, LIT_C_OR);
+    assert_true(c->l->r->val == INT64_MIN);
+    assert_true(c->r->r->val == -1);
+    lit_program_free(p);
+    assert_error("test t\npm x = 0\nkernel k grid 1 block 2 { st x, 1 }\n"
+                 "check final forall (4294967296:r1 == 0)\n",
+                 "t.litmus:4:21: error: thread 4294967296 does not exist: a "
+                 "kernel has at most 1048576 threads");
+    assert_error("test t\npm x = 0\nkernel k grid 1 block 2 { st x, 1 }\n"
+                 "check final forall (0xffffffffffffffff:r1 == 0)\n",
+                 "t.litmus:4:21: error: thread 0xffffffffffffffff does not "
+                 "exist: a kernel has at most 1048576 threads");
+    assert_error("test t\npm x = 0\nkernel k grid 1 block 2 { st x, 1 }\n"
+                 "check final forall (2:r1 == 0)\n",
+                 "t.litmus:4:21: error: thread 2 does not exist: kernel 'k', "
+                 "the last launch, has 2 threads");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -912,6 +1104,10 @@ int main(void)
         cmocka_unit_test(test_condition_depth),
         cmocka_unit_test(test_implication_depth),
         cmocka_unit_test(test_depth_error_recovers),
+        cmocka_unit_test(test_excerpts),
+        cmocka_unit_test(test_suggestions),
+        cmocka_unit_test(test_no_cascade),
+        cmocka_unit_test(test_literals_and_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

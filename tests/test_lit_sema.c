@@ -348,7 +348,8 @@ static void test_config_values(void **state)
     assert_true(p->config.val[LIT_CFG_NVM_WRITE_NS] == 0.5);
     lit_program_free(p);
     assert_error("test t\nconfig l3_kb = 1",
-                 "t.litmus:2:8: error: unknown config key 'l3_kb'");
+                 "t.litmus:2:8: error: unknown config key 'l3_kb' (did "
+                 "you mean l1_kb?)");
     assert_error("test t\nconfig wpq = 1",
                  "t.litmus:2:14: error: wpq must be durable or volatile, got "
                  "'1'");

@@ -68,6 +68,47 @@ static void test_odd_witnesses(void **state)
                              "  node [shape=box, fontname=\"monospace\"];\n"
                              "}\n");
     free(out);
+    /* a livelock's lasso: an edge from the cycle's last step back to its
+       first (by step id); a cycle naming no step, or mistyped, draws none */
+    static const char lasso[] =
+        "{\"steps\":[{\"id\":0,\"thread\":0},{\"id\":1,\"thread\":0},"
+        "{\"id\":2,\"thread\":0}],\"cycle\":{\"from\":%s,\"to\":%s},"
+        "\"error\":\"livelock\"}";
+    char js[256];
+    snprintf(js, sizeof js, lasso, "1", "2");
+    out = dot(db, 8, js, "v", RES_OK);
+    assert_string_equal(out,
+        "digraph violation_8 {\n"
+        "  label=\"v\\nerror: livelock\";\n"
+        "  labelloc=t;\n"
+        "  node [shape=box, fontname=\"monospace\"];\n"
+        "  subgraph cluster_main {\n"
+        "    label=\"main\";\n"
+        "    subgraph cluster_main_t0 {\n"
+        "      label=\"thread 0\";\n"
+        "      s0 [label=\"1: T0\"];\n"
+        "      s1 [label=\"2: T0\"];\n"
+        "      s2 [label=\"3: T0\"];\n"
+        "    }\n"
+        "  }\n"
+        "  s0 -> s1 [label=\"po\"];\n"
+        "  s1 -> s2 [label=\"po\"];\n"
+        "  s2 -> s1 [style=bold, color=purple, fontcolor=purple,"
+        " constraint=false, label=\"cycle: repeats forever\"];\n"
+        "}\n");
+    free(out);
+    snprintf(js, sizeof js, lasso, "0", "0");
+    out = dot(db, 8, js, "v", RES_OK);
+    assert_non_null(strstr(out, "  s0 -> s0 [style=bold"));
+    free(out);
+    snprintf(js, sizeof js, lasso, "5", "2");
+    out = dot(db, 8, js, "v", RES_OK);
+    assert_null(strstr(out, "cycle"));
+    free(out);
+    snprintf(js, sizeof js, lasso, "\"1\"", "2");
+    out = dot(db, 8, js, "v", RES_OK);
+    assert_null(strstr(out, "cycle"));
+    free(out);
     res_close(db);
     fx_dir_remove(&d);
 }

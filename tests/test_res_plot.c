@@ -1,5 +1,7 @@
-/* results: the state-space-growth plot of `report html` (res_plot.c):
-   which CSV it draws, and what it draws. */
+/* results: the plots of `report html` (res_plot.c): which CSV the
+   state-space-growth plot draws, and what it draws; the cost charts' scale
+   and axis; and how a config is told apart from the most common one
+   (res_config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,11 +55,81 @@ static void test_refuses(void **state)
     base_str_free(&out);
 }
 
+/* One scale per chart: from 0 to the least 1, 2 or 5 times a power of ten
+   that is at least the largest bar; the axis labelled 0, half, whole. */
+static void test_chart_scale(void **state)
+{
+    (void)state;
+    BaseStr out = {0};
+    ResBar bars[] = {{"strict", 30}, {"e<p", 120}, {"hw", -1}};
+    res_chart_bars(&out, "cycles", "core cycles", "cycles", bars, 3);
+    assert_false(out.failed);
+    assert_int_equal(count(out.s, "<rect class=\"cycles\""), 2);
+    /* 200 is the scale: 220 pixels for 200 */
+    assert_non_null(strstr(out.s, "width=\"33.0\""));
+    assert_non_null(strstr(out.s, "width=\"132.0\""));
+    assert_non_null(strstr(out.s, ">e&lt;p</text>"));
+    assert_non_null(strstr(out.s, ">unknown</text>"));
+    assert_non_null(strstr(out.s, "class=\"tick\" x=\"64\" y=\"83\""
+                                  " text-anchor=\"middle\">0</text>"));
+    assert_non_null(strstr(out.s, "middle\">100</text>"));
+    assert_non_null(strstr(out.s, "middle\">200</text>"));
+    assert_non_null(strstr(out.s, "class=\"axis\" x=\"174\" y=\"96\""
+                                  " text-anchor=\"middle\">core cycles"
+                                  "</text>"));
+    base_str_free(&out);
+    /* large values in full, not 2e+06; a scale of 5 has its half 2.5 */
+    ResBar big[] = {{"a", 1500000}};
+    res_chart_bars(&out, "t", "x", "writes", big, 1);
+    assert_non_null(strstr(out.s, "middle\">2000000</text>"));
+    assert_non_null(strstr(out.s, "middle\">1000000</text>"));
+    base_str_free(&out);
+    ResBar small[] = {{"a", 3}};
+    res_chart_bars(&out, "t", "x", "writes", small, 1);
+    assert_non_null(strstr(out.s, "middle\">2.5</text>"));
+    assert_non_null(strstr(out.s, "middle\">5</text>"));
+    base_str_free(&out);
+    /* an empty chart, or one of zeros, still has a scale */
+    ResBar zero[] = {{"a", 0}};
+    res_chart_bars(&out, "t", "x", "writes", zero, 1);
+    assert_non_null(strstr(out.s, "width=\"0.0\""));
+    assert_non_null(strstr(out.s, "middle\">1</text>"));
+    base_str_free(&out);
+}
+
+static void diff(const char *ref, const char *config, const char *want)
+{
+    BaseStr out = {0};
+    res_config_diff(ref, config, &out);
+    assert_false(out.failed);
+    assert_string_equal(out.len ? out.s : "", want);
+    base_str_free(&out);
+}
+
+static void test_config_diff(void **state)
+{
+    (void)state;
+    diff("a=1;b=2;c=3", "a=1;b=2;c=3", "");
+    diff("a=1;b=2;c=3", "a=1;b=5;d=4", "b=5;-c;d=4");
+    /* a key that is a prefix of another is another key */
+    diff("a=1;ab=2", "ab=2;b=1", "-a;b=1");
+    diff("a=1", "a=1;ab=2", "ab=2");
+    diff("", "x=1;y=2", "x=1;y=2");
+    diff("x=1;y=2", "", "-x;-y");
+    char id[9];
+    res_config_id("a=1", id);
+    assert_int_equal(strlen(id), 8);
+    /* sha256("a=1") */
+    assert_string_equal(id, "c22fea5d");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_draws_series),
         cmocka_unit_test(test_refuses),
+        cmocka_unit_test(test_chart_scale),
+        cmocka_unit_test(test_config_diff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,9 @@
 
 #define C1 "crash_depth=1;naive=0"
 #define C2 "crash_depth=2;naive=0"
+/* Their ids: the first 8 hex digits of their SHA-256. */
+#define C1ID "0e912427"
+#define C2ID "168499f4"
 
 #define SB_JSON                                                              \
     "{\"steps\":[{\"id\":0,\"phase\":\"main\",\"thread\":0,\"kernel\":\"k0\"," \
@@ -193,8 +196,8 @@ static void test_report_verdicts(void **state)
         "7 rows, 19 verdicts: 16 pass, 3 unexpected (marked !), 0 Unknown\n"
         "\n"
         "configs:\n"
-        "  SB [1]  " C1 "\n"
-        "  SB [2]  " C2 "\n");
+        "  SB [1]  " C1ID "  " C1 "\n"
+        "  SB [2]  " C2ID "  " C2 "\n");
 }
 
 static void test_report_unexpected(void **state)
@@ -220,8 +223,8 @@ static void test_report_unexpected(void **state)
         "3 unexpected verdicts, 1 check incomplete or failed\n"
         "\n"
         "configs:\n"
-        "  SB [1]  " C1 "\n"
-        "  SB [2]  " C2 "\n");
+        "  SB [1]  " C1ID "  " C1 "\n"
+        "  SB [2]  " C2ID "  " C2 "\n");
 }
 
 static void test_report_costs(void **state)
@@ -247,8 +250,8 @@ static void test_report_costs(void **state)
         " FAMILY = the test name up to its last '+'\n"
         "\n"
         "configs:\n"
-        "  SB [1]  " C1 "\n"
-        "  SB [2]  " C2 "\n");
+        "  SB [1]  " C1ID "  " C1 "\n"
+        "  SB [2]  " C2ID "  " C2 "\n");
 }
 
 static void test_report_disagreements(void **state)
@@ -277,8 +280,8 @@ static void test_report_disagreements(void **state)
         "17 disagreements\n"
         "\n"
         "configs:\n"
-        "  SB [1]  " C1 "\n"
-        "  SB [2]  " C2 "\n");
+        "  SB [1]  " C1ID "  " C1 "\n"
+        "  SB [2]  " C2ID "  " C2 "\n");
 }
 
 static void test_report_empty_and_unknown(void **state)
@@ -310,8 +313,8 @@ static void test_report_empty_and_unknown(void **state)
     assert_int_equal(res_report(db, "verdict", RES_FMT_TABLE, stdout),
                      RES_EINPUT);
     assert_string_equal(res_errmsg(db), "unknown report 'verdict' (expected"
-                        " verdicts, unexpected, costs, disagreements or"
-                        " html)");
+                        " verdicts, unexpected, costs, disagreements,"
+                        " configs or html)");
     res_close(db);
 
     char *a1[] = {(char *)"bogus", (char *)"--db", fx->d.db};
@@ -338,40 +341,40 @@ static void test_report_formats(void **state)
     assert_int_equal(res_report(db, "disagreements", RES_FMT_CSV, f), RES_OK);
     fclose(f);
     assert_string_equal(out,
-        "test,config,cond,model_a,verdict_a,model_b,verdict_b\n"
-        "SB," C2 ",0,strict,Ok,bepoch,No\n"
-        "SB," C2 ",0,strict,Ok,bscoped,No\n"
-        "SB," C2 ",0,epoch,Ok,bepoch,No\n"
-        "SB," C2 ",0,epoch,Ok,bscoped,No\n"
-        "SB," C2 ",0,bepoch,No,scoped,Ok\n"
-        "SB," C2 ",0,bepoch,No,hw,Ok\n"
-        "SB," C2 ",0,scoped,Ok,bscoped,No\n"
-        "SB," C2 ",0,bscoped,No,hw,Ok\n"
-        "SB," C2 ",1,strict,Ok,bscoped,No\n"
-        "SB," C2 ",1,strict,Ok,hw,No\n"
-        "SB," C2 ",1,epoch,Ok,bscoped,No\n"
-        "SB," C2 ",1,epoch,Ok,hw,No\n"
-        "SB," C2 ",1,bepoch,Ok,bscoped,No\n"
-        "SB," C2 ",1,bepoch,Ok,hw,No\n"
-        "SB," C2 ",1,scoped,Ok,bscoped,No\n"
-        "SB," C2 ",1,scoped,Ok,hw,No\n"
-        "btree+pbar.kr," C2 ",0,strict,Ok,hw,No\n");
+        "test,path,config_id,cond,model_a,verdict_a,model_b,verdict_b\n"
+        "SB,suite/SB.litmus," C2ID ",0,strict,Ok,bepoch,No\n"
+        "SB,suite/SB.litmus," C2ID ",0,strict,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",0,epoch,Ok,bepoch,No\n"
+        "SB,suite/SB.litmus," C2ID ",0,epoch,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",0,bepoch,No,scoped,Ok\n"
+        "SB,suite/SB.litmus," C2ID ",0,bepoch,No,hw,Ok\n"
+        "SB,suite/SB.litmus," C2ID ",0,scoped,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",0,bscoped,No,hw,Ok\n"
+        "SB,suite/SB.litmus," C2ID ",1,strict,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,strict,Ok,hw,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,epoch,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,epoch,Ok,hw,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,bepoch,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,bepoch,Ok,hw,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,scoped,Ok,bscoped,No\n"
+        "SB,suite/SB.litmus," C2ID ",1,scoped,Ok,hw,No\n"
+        "btree+pbar.kr,suite/btree+pbar.kr.litmus," C2ID ",0,strict,Ok,hw,No\n");
     free(out);
     f = open_memstream(&out, &len);
     assert_int_equal(res_report(db, "unexpected", RES_FMT_JSON, f), RES_OK);
     fclose(f);
     assert_string_equal(out,
         "[\n"
-        "{\"test\":\"SB\",\"config\":\"" C2 "\",\"model\":\"bscoped\","
+        "{\"test\":\"SB\",\"path\":\"suite/SB.litmus\",\"config_id\":\"" C2ID "\",\"model\":\"bscoped\","
         "\"cond\":1,\"phase\":\"noerror\",\"verdict\":\"No\",\"expected\":null,"
         "\"status\":\"done\",\"error\":null,\"check\":14,\"violation\":\"6\"},\n"
-        "{\"test\":\"SB\",\"config\":\"" C2 "\",\"model\":\"hw\","
+        "{\"test\":\"SB\",\"path\":\"suite/SB.litmus\",\"config_id\":\"" C2ID "\",\"model\":\"hw\","
         "\"cond\":1,\"phase\":\"noerror\",\"verdict\":\"No\",\"expected\":null,"
         "\"status\":\"done\",\"error\":null,\"check\":10,\"violation\":\"4\"},\n"
-        "{\"test\":\"btree+pbar.kr\",\"config\":\"" C2 "\",\"model\":\"hw\","
+        "{\"test\":\"btree+pbar.kr\",\"path\":\"suite/btree+pbar.kr.litmus\",\"config_id\":\"" C2ID "\",\"model\":\"hw\","
         "\"cond\":0,\"phase\":\"crash\",\"verdict\":\"No\",\"expected\":\"Ok\","
         "\"status\":\"done\",\"error\":null,\"check\":4,\"violation\":\"1\"},\n"
-        "{\"test\":\"MP\",\"config\":\"" C2 "\",\"model\":\"hw\","
+        "{\"test\":\"MP\",\"path\":\"suite/MP.litmus\",\"config_id\":\"" C2ID "\",\"model\":\"hw\","
         "\"cond\":null,\"phase\":null,\"verdict\":null,\"expected\":null,"
         "\"status\":\"incomplete\",\"error\":\"max-states 1000000 reached\","
         "\"check\":12,\"violation\":null}\n"
@@ -380,10 +383,47 @@ static void test_report_formats(void **state)
     f = open_memstream(&out, &len);
     assert_int_equal(res_report(db, "costs", RES_FMT_JSON, f), RES_OK);
     fclose(f);
-    assert_non_null(strstr(out, "{\"test\":\"btree+pbar.kr\",\"config\":\""
-                                C2 "\",\"model\":\"hw\",\"cycles\":3000,"
+    assert_non_null(strstr(out, "{\"test\":\"btree+pbar.kr\",\"path\":\"suite/btree+pbar.kr.litmus\",\"config_id\":\""
+                                C2ID "\",\"model\":\"hw\",\"cycles\":3000,"
                                 "\"nvm_writes\":null,\"cycles/base\":1.50,"
                                 "\"writes/base\":null}"));
+    free(out);
+    /* verdicts: a row per model, the verdict clean, with its expectation
+       and whether it passes */
+    f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "verdicts", RES_FMT_CSV, f), RES_OK);
+    fclose(f);
+    assert_non_null(strstr(out, "test,path,config_id,cond,phase,model,verdict,"
+                                "expected,pass\n"
+                                "MP,suite/MP.litmus," C2ID ",0,crash,tso,Ok,,1\n"));
+    assert_non_null(strstr(out, "SB,suite/SB.litmus," C2ID ",1,noerror,bscoped,No,,0\n"
+                                "SB,suite/SB.litmus," C2ID ",1,noerror,hw,No,,0\n"
+                                "btree+base,suite/btree+base.litmus," C2ID ",0,crash,strict,Ok,Ok,"
+                                "1\n"));
+    assert_null(strchr(out, '!'));
+    free(out);
+    f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "verdicts", RES_FMT_JSON, f), RES_OK);
+    fclose(f);
+    assert_non_null(strstr(out, "{\"test\":\"btree+pbar.kr\",\"path\":\"suite/btree+pbar.kr.litmus\",\"config_id\":"
+                                "\"" C2ID "\",\"cond\":0,\"phase\":\"crash\","
+                                "\"model\":\"hw\",\"verdict\":\"No\","
+                                "\"expected\":\"Ok\",\"pass\":0}"));
+    free(out);
+    /* configs: each id with its config, whole */
+    f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "configs", RES_FMT_CSV, f), RES_OK);
+    fclose(f);
+    assert_string_equal(out, "config_id,tests,config\n"
+                             C1ID ",1," C1 "\n"
+                             C2ID ",4," C2 "\n");
+    free(out);
+    f = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "configs", RES_FMT_TABLE, f), RES_OK);
+    fclose(f);
+    assert_string_equal(out, C1ID "  1 test  " C1 "\n"
+                             C2ID "  4 tests  " C2 "\n"
+                             "2 configs\n");
     free(out);
     res_close(db);
 }
@@ -432,6 +472,66 @@ static void test_report_unknown(void **state)
                "epoch,1,No\nstrict,2,Unknown\n");
     assert_csv(db, "SELECT count(*) AS n FROM model_disagreements",
                "n\n0\n");
+    res_close(db);
+}
+
+/* Two files that give a test the same name (papers/ and seeds/ of the
+   corpus did): each keeps its latest results, so the views have a row for
+   each and the reports tell them apart by their file; a later run of one
+   replaces only its own. */
+static void test_report_same_name(void **state)
+{
+    Fixture *fx = *state;
+    char path[256];
+    fx_path(&fx->d, "same.db", path, sizeof path);
+    ResDb *db = fx_open(path, RES_READWRITE);
+    int64_t run = fx_run(db, "gpmc suite a b");
+    FxCheck f;
+    fx_check(&f, "T", "strict");
+    snprintf(f.path, sizeof f.path, "a/t.litmus");
+    fx_result(&f, "final", "forall", "forall (x == 1)", "Ok", NULL);
+    fx_write(db, run, &f);
+    fx_check(&f, "T", "strict");
+    snprintf(f.path, sizeof f.path, "b/t.litmus");
+    snprintf(f.sha, sizeof f.sha, "sha-other");
+    fx_result(&f, "final", "forall", "forall (x == 1)", "No", "No");
+    fx_write(db, run, &f);
+    /* a later run of a/t.litmus replaces its own check only */
+    run = fx_run(db, "gpmc run a/t.litmus");
+    fx_check(&f, "T", "strict");
+    snprintf(f.path, sizeof f.path, "a/t.litmus");
+    fx_result(&f, "final", "forall", "forall (x == 1)", "No", NULL);
+    fx_write(db, run, &f);
+    res_close(db);
+    db = fx_open(path, RES_READONLY);
+    assert_csv(db, "SELECT test, model, verdict, expected FROM verdict_matrix",
+               "test,model,verdict,expected\nT,strict,No,\nT,strict,No,No\n");
+    assert_csv(db, "SELECT count(*) AS n FROM latest_checks", "n\n2\n");
+    char *out = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "verdicts", RES_FMT_TABLE, o), RES_OK);
+    fclose(o);
+    assert_string_equal(out,
+        "test   cond  phase  strict  epoch  bepoch  scoped  bscoped  hw\n"
+        "-----  ----  -----  ------  -----  ------  ------  -------  --\n"
+        "T [1]     0  final  No!     -      -       -       -        -\n"
+        "T [2]     0  final  No      -      -       -       -        -\n"
+        "\n"
+        "2 rows, 2 verdicts: 1 pass, 1 unexpected (marked !), 0 Unknown\n"
+        "\n"
+        "configs:\n"
+        "  T [1]  a/t.litmus  " C2ID "  " C2 "\n"
+        "  T [2]  b/t.litmus  " C2ID "  " C2 "\n");
+    free(out);
+    o = open_memstream(&out, &len);
+    assert_int_equal(res_report(db, "unexpected", RES_FMT_CSV, o), RES_OK);
+    fclose(o);
+    assert_string_equal(out,
+        "test,path,config_id,model,cond,phase,verdict,expected,status,error,"
+        "check,violation\n"
+        "T,a/t.litmus," C2ID ",strict,0,final,No,,done,,3,\n");
+    free(out);
     res_close(db);
 }
 
@@ -678,6 +778,7 @@ int main(void)
         T(test_report_empty_and_unknown),
         T(test_report_formats),
         T(test_report_unknown),
+        T(test_report_same_name),
         T(test_show_violation),
         T(test_show_violation_dot),
         T(test_show_check),

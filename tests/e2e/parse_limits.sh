@@ -38,8 +38,10 @@ done
 # One level deeper: exit 2, one message, nothing on stdout.
 gen "$T/deeper.litmus" "check final forall ($(rep 256 'x == 1' ' && '))"
 expect_rc 2 "$GPMC" run "$T/deeper.litmus" --model strict
-assert_eq "deeper condition" "$(cat "$T/err")" \
+assert_eq "deeper condition" "$(head -n 1 "$T/err")" \
     "$T/deeper.litmus:4:2568: error: condition nested too deeply (more than 256 levels)"
+# and its excerpt: the source line clipped to the end around the column
+assert_eq "deeper condition's excerpt" "$(wc -l <"$T/err")" 3
 [ ! -s "$T/out" ] || fail "a refused file printed a report"
 
 # The review's hostile inputs, at full size.
@@ -48,8 +50,9 @@ expect_rc 2 "$GPMC" parse "$T/not75k.litmus"
 assert_grep "75 k negations" 'condition nested too deeply' "$T/err"
 printf 'test p\nparam N = %s1\n' "$(rep 200000 '-' '')" >"$T/minus.litmus"
 expect_rc 2 "$GPMC" parse "$T/minus.litmus"
-assert_eq "200 k minus signs" "$(cat "$T/err")" \
+assert_eq "200 k minus signs" "$(head -n 1 "$T/err")" \
     "$T/minus.litmus:2:267: error: expression nested too deeply (more than 256 levels)"
+assert_eq "200 k minus signs: one message" "$(grep -c ': error: ' "$T/err")" 1
 
 # A file of 2000 bad lines. (A body past 2^20 instructions does not fit in
 # the 4 MB the command line reads: tests/test_lit_sema.c has it.)
@@ -58,6 +61,7 @@ assert_eq "200 k minus signs" "$(cat "$T/err")" \
     awk 'BEGIN { for (i = 0; i < 2000; i++) print "bogus" }'
 } >"$T/bad.litmus"
 expect_rc 2 "$GPMC" parse "$T/bad.litmus"
-assert_eq "error lines" "$(wc -l <"$T/err")" 1001
+assert_eq "error lines" "$(grep -c ': error: ' "$T/err")" 1001
+assert_eq "lines with the excerpts" "$(wc -l <"$T/err")" 3001
 assert_eq "last line" "$(tail -n 1 "$T/err")" \
     "$T/bad.litmus: error: too many errors; stopped after 1000"

@@ -65,11 +65,20 @@ check_error() {
         fail "wrong messages for: $*"
     }
 }
+# each with its source line and a caret under the column
 cat > "$tmp/want" <<EOF2
 $tmp/bad.litmus:2:6: error: size of 'x' must be positive, got 0
+    2 | pm x[0]
+      |      ^
 $tmp/bad.litmus:4:8: error: undefined location 'y'
+    4 |     st y, 1
+      |        ^
 $tmp/bad.litmus:5:9: error: register 'r32' out of range (r0..r31)
+    5 |     mov r32, 1
+      |         ^
 $tmp/bad.litmus:7:39: error: expected 'ok' or 'no' for model 'hw', found 'maybe'
+    7 | check crash exists (x == 1) expect hw=maybe
+      |                                       ^
 EOF2
 check_error "$tmp/want" "$tmp/bad.litmus"
 # A good file next to a bad one: still nothing on stdout.

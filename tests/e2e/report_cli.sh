@@ -93,6 +93,7 @@ kernel k grid 1 block 2 {
 check final exists (1:r0 == 1)
 LIT
 expect_rc 0 "$GPMC" run rf.litmus --model strict --db rf.db
+expect_rc 0 "$GPMC" report unexpected --status --db rf.db
 expect_rc 0 "$GPMC" show check 1 --dot --db rf.db
 assert_grep "rf between threads" '^  s0 -> s1 \[label="rf x"' out
 assert_grep "the outcome in the title" 'outcome: 1:r0=1";$' out
@@ -106,17 +107,50 @@ assert_grep "show violation" '^  check      2$' out
 expect_rc 0 "$GPMC" show check 2 --db r.db
 assert_grep "show check" '^check 2: MPR under epoch, done$' out
 
-# --csv and --json carry what the views say
+# --csv and --json carry what the views say: a row per model, the verdict
+# clean, with its expectation and whether it passes; the config by its id
+# (report configs maps it back), not its 400 characters on every row
 expect_rc 0 "$GPMC" report verdicts --db r.db --csv
-cat >csv.want <<'OUT'
-test,config,cond,phase,strict,epoch,bepoch,scoped,bscoped,hw
-OUT
-head -n 1 out >csv.head
-assert_same "verdicts --csv header" csv.head csv.want
 config=$(q r.db "SELECT DISTINCT config FROM checks")
-assert_eq "verdicts --csv rows" "$(tail -n +2 out)" \
-"MPR,$config,0,recovered,Ok,No!,,,,
-MPR,$config,1,final,Ok,Ok,,,,"
+id=$(printf '%s' "$config" | sha256sum | cut -c1-8)
+assert_eq "verdicts --csv" "$(cat out)" \
+"test,path,config_id,cond,phase,model,verdict,expected,pass
+MPR,mpr.litmus,$id,0,recovered,strict,Ok,Ok,1
+MPR,mpr.litmus,$id,0,recovered,epoch,No,,0
+MPR,mpr.litmus,$id,1,final,strict,Ok,,1
+MPR,mpr.litmus,$id,1,final,epoch,Ok,,1"
+expect_rc 0 "$GPMC" report configs --db r.db --csv
+assert_eq "configs --csv" "$(cat out)" "config_id,tests,config
+$id,1,$config"
+expect_rc 0 "$GPMC" report verdicts --db r.db --json
+python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))
+assert [(r["model"], r["cond"], r["verdict"], r["pass"]) for r in rows] == [
+    ("strict", 0, "Ok", 1), ("epoch", 0, "No", 0), ("strict", 1, "Ok", 1),
+    ("epoch", 1, "Ok", 1)], rows
+assert all(r["config_id"] == sys.argv[2] for r in rows), rows' out "$id" ||
+    fail "verdicts --json: $(cat out)"
+# run --json gives the image the text witness shows, for a recovered
+# counterexample too (the crash image its recovery started on)
+expect_rc 1 "$GPMC" run mpr.litmus --model epoch --json
+python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))[0]["violations"]
+assert [(x["kind"], x["image"]) for x in v] == [
+    ("counterexample", "d=0; f=1; out=0")], v' out ||
+    fail "run --json image: $(cat out)"
+# --status: exit 1 when the report has rows (here the epoch verdict that
+# does not pass), 0 when not; a mistyped report or kind is named
+expect_rc 1 "$GPMC" report unexpected --status --db r.db
+assert_grep "the rows still print" '^MPR   epoch     0  recovered  No ' out
+expect_rc 0 "$GPMC" report unexpected --db r.db
+expect_rc 1 "$GPMC" report disagreements --status --db r.db
+expect_rc 2 "$GPMC" report html --status --db r.db
+expect_rc 2 "$GPMC" report verdcts --db r.db
+assert_grep "did you mean" \
+    "^gpmc: error: report: unknown report 'verdcts' (did you mean verdicts?)$" err
+expect_rc 2 "$GPMC" show violaton 1 --db r.db
+assert_grep "did you mean" \
+    "^gpmc: error: show: unknown kind 'violaton' (did you mean violation?)$" err
 expect_rc 0 "$GPMC" report unexpected --db r.db --json
 python3 -c 'import json, sys
 rows = json.load(open(sys.argv[1]))

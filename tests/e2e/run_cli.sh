@@ -311,7 +311,8 @@ printf 'test B\npm x = 0\nkernel k grid 1 block 1 {\n  st y, 1\n  st x 1\n}\n' \
     >bad.litmus
 expect_rc 2 "$GPMC" run bad.litmus --db new.db
 [ ! -s out ] || fail "output for a file that does not parse: $(head -3 out)"
-assert_eq "error lines" "$(wc -l <err)" 2
+assert_eq "error lines" "$(grep -c ': error: ' err)" 2
+assert_eq "error lines with their excerpts" "$(wc -l <err)" 6
 assert_grep "first error" '^bad\.litmus:4:6: error: ' err
 assert_grep "second error" '^bad\.litmus:5:8: error: ' err
 [ ! -e new.db ] || fail "a run whose only file does not parse created its --db"

@@ -102,10 +102,10 @@ assert_eq "suite summary" "$(tail -n 1 out)" "0 passed, 1 failed"
 # the reductions take this program in a hundred states).
 expect_rc 1 "$GPMC" run "$ROOT/bench/barrier.litmus" --model strict \
     --no-reduce --max-states 100000000 -D N=8 -D R=3 --timeout 2.5 --progress
-n=$(grep -c '^gpmc: bench-barrier strict: [0-9]* states, [0-9]* states/s, depth [0-9]*, [0-9]* transitions, peak [0-9.]* [kMG]B, [0-9]* s$' err) || true
+n=$(grep -c '^gpmc: bench-barrier strict: [0-9]* states, [0-9]* states/s, depth [0-9]*, [0-9]* transitions, peak [0-9.]* [kMG]B, RSS [0-9.]* [kMG]B, [0-9]* s$' err) || true
 [ "$n" -ge 1 ] && [ "$n" -le 4 ] || fail "progress lines: $(cat err)"
 assert_grep "summary line" \
-    '^gpmc: bench-barrier strict: incomplete: timeout (2.5s), [0-9]* states, [0-9]* states/s, [0-9]* transitions, peak [0-9.]* [kMG]B, [0-9.]* s; store [0-9.]* [kMG]B, [0-9.]* B/state$' err
+    '^gpmc: bench-barrier strict: incomplete: timeout (2.5s), [0-9]* states, [0-9]* states/s, [0-9]* transitions, peak [0-9.]* [kMG]B, RSS [0-9.]* [kMG]B, [0-9.]* s; store [0-9.]* [kMG]B, [0-9.]* B/state$' err
 assert_eq "stderr lines" "$(wc -l <err)" $((n + 1))
 assert_grep "Unknown verdict" '^Verdict bench-barrier strict 0 Unknown -$' out
 # a finished check's summary says what its states cost in the store (as

@@ -1,5 +1,5 @@
 /*
- * h_suggest.c — "did you mean": the known word nearest to a mistyped one,
+ * base_suggest.c — "did you mean": the known word nearest to a mistyped one,
  * by optimal-string-alignment distance (insertions, deletions,
  * substitutions and swaps of two neighbours each cost 1, as git's and
  * cargo's suggestions do), offered only when it is close: at most 2 edits
@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "harness/harness.h"
+#include "base/base.h"
 
 enum { MAXLEN = 64 };
 
@@ -36,7 +36,7 @@ static int distance(const char *a, const char *b)
     return d[n][m];
 }
 
-const char *h_suggest(const char *word, const char *const *known, int n)
+const char *base_suggest(const char *word, const char *const *known, int n)
 {
     const char *best = NULL;
     int bd = 3, len = (int)strlen(word);
