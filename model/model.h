@@ -247,13 +247,18 @@ enum {
                                            the step before them */
     MDL_POR = 4,                        /* one thread's step alone where it
                                            stands for all */
-    MDL_SLICE = 8                       /* persistency kept only for PM
+    MDL_SLICE = 8,                      /* persistency kept only for PM
                                            words a check can observe */
+    MDL_ONE = 16                        /* one schedule followed in place
+                                           with mdl_step (the timing layer):
+                                           states up to 2^28 words, no
+                                           reductions, no buffers for
+                                           successors until asked */
 };
 
 /* NULL with the reason in err: MDL_OOM when memory ran out, else why the
-   program cannot be modelled (a state longer than the model's 2^20 words:
-   an input limit). */
+   program cannot be modelled (a state longer than the model's 2^20 words,
+   2^28 with MDL_ONE: an input limit). */
 #define MDL_OOM "out of memory"
 Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen);
@@ -267,7 +272,8 @@ void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out);
 /* Calls succ for every successor and err for every failing step of s, in a
    fixed order, until succ returns nonzero; an error with step
    MDL_STEP_NONE belongs to s itself (deadlock, divergence). Returns the
-   number of successors given to succ. */
+   number of successors given to succ, or -1 when memory for them ran out
+   (MDL_ONE makes that buffer on first use). */
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                    void *ctx);
 /* The number of instructions transition `step` of s (as mdl_successors

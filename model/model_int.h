@@ -120,7 +120,7 @@ struct Model {
     int32_t nlaunch[2];                 /* main, recovery */
     MdlLaunch *launch[2];               /* nlaunch entries (at least 1) */
     uint32_t max_words;
-    MdlState scratch;                   /* launch switches */
+    uint64_t *stash;                    /* dram_words: launch switches */
     MdlState succ;                      /* successors under construction */
     MdlState trial;                     /* a step tried by the reductions */
     int64_t *img;                       /* pm_words, image enumeration */

@@ -49,7 +49,7 @@ int64_t tm_cost_value(const TmCosts *c, int metric);
    configuration cannot hold or the step bound end the run with out->status
    set, never a failure); nonzero when it cannot run, message in err:
    TM_EINPUT when the program is larger than the model layer holds (a state
-   of more than 2^20 words) or the configuration makes an access take more
+   of more than 2^28 words: MDL_ONE) or the configuration makes an access take more
    than 2^32 core cycles (core_ghz = 1e9 with nvm_write_ns = 1e9: costs
    would overflow), input limits both; 1 when gpmc itself cannot (unknown
    model, out of memory). max_steps bounds the thread steps of the

@@ -416,7 +416,7 @@ int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
     t->timeout_s = timeout_s;
     t->deadline = timeout_s > 0 ? now() + timeout_s : 0;
     t->out = out;
-    t->m = mdl_new(p, LIT_STRICT, 0, err, errlen);
+    t->m = mdl_new(p, LIT_STRICT, MDL_ONE, err, errlen);
     rc = !t->m ? (strcmp(err, MDL_OOM) ? TM_EINPUT : 1)
                : guarded(t, err, errlen);
     if (rc && t->m)
