@@ -56,7 +56,8 @@ typedef struct {
     int naive;                          /* literal semantics, see DESIGN */
     int crash_depth;                    /* >= 1; default 2 */
     int64_t max_states;                 /* per exploration; default 1000000 */
-    int64_t max_steps;                  /* BFS depth bound; default 10000 */
+    int64_t max_steps;                  /* program steps of an execution, per
+                                           exploration; default 10000 */
     double timeout_s;                   /* wall clock per check; 0 = none */
     int list_images;                    /* fill ChkReport.images */
     unsigned reduce;                    /* CHK_R_* in use; default all */

@@ -13,7 +13,11 @@
  * contributes the memo of (I2, d - 1) for each image I2 of that state,
  * offset by the steps taken to reach it. Outcomes and verdicts are computed
  * from these sets at the end; witnesses are rebuilt by replaying the main
- * path (parent links) and re-exploring the recoveries on it.
+ * path (parent links) and re-exploring the recoveries on it. A reducing run
+ * keeps every outcome but not the distances to them, so its report takes
+ * its witnesses from a second run without reductions that explores only as
+ * deep as the shortest of them (chk_short.c); steps are program steps
+ * throughout (a fused transition of k instructions is k of them).
  *
  * Determinism: states are numbered in discovery order, which is the BFS
  * order; every table assigns ids in insertion order; ties between equally
@@ -99,6 +103,11 @@ typedef struct {
     StoStore store;
     uint32_t *parent;                   /* BFS parent; CHK_NONE: the root */
     size_t capparent;
+    uint32_t *steps;                    /* weighted: program steps of the
+                                           path of parent links */
+    size_t capsteps;
+    int weighted;                       /* a transition may run several
+                                           instructions (fusion) */
     uint32_t *level;                    /* first id of each depth */
     size_t nlevel, caplevel;
     uint64_t *end;                      /* bit per state: can end here */
@@ -106,7 +115,7 @@ typedef struct {
 } ChkSpace;
 
 int chk_space_init(ChkSpace *sp, uint32_t max_words, BaseBudget *mem,
-                   StoGate *gate, int kind);
+                   StoGate *gate, int kind, int weighted);
 void chk_space_free(ChkSpace *sp);
 int chk_space_reset(ChkSpace *sp);
 uint32_t chk_space_count(const ChkSpace *sp);
@@ -117,6 +126,13 @@ int chk_space_reserve(ChkSpace *sp, uint32_t n);
 /* Starts depth nlevel at id `first`. */
 int chk_space_level(ChkSpace *sp, uint32_t first);
 uint32_t chk_space_depth(const ChkSpace *sp, uint32_t id);
+/* The program steps (instructions and model events) of the path of parent
+   links to id: the length of its witness, the count --max-steps bounds.
+   Its BFS depth unless transitions are weighted. */
+static inline uint32_t chk_space_steps(const ChkSpace *sp, uint32_t id)
+{
+    return sp->weighted ? sp->steps[id] : chk_space_depth(sp, id);
+}
 /* The BFS parent of a stored state: discovered before it. */
 static inline uint32_t chk_space_parent(const ChkSpace *sp, uint32_t id)
 {
@@ -171,6 +187,14 @@ typedef struct {
     MdlError e;
 } ChkErrLog;
 
+/* A discovery of a new state that was the least so far when it was made,
+   with the state's program steps by that way (weighted spaces). */
+typedef struct {
+    uint64_t key;                       /* parent << 32 | successor index */
+    uint32_t t;                         /* provisional id - level end */
+    uint32_t steps;
+} ChkWin;
+
 /* A thread of the explorer: its model instance (models keep scratch),
    store cursor, states, and what its expansions found. */
 typedef struct {
@@ -179,6 +203,8 @@ typedef struct {
     MdlState s;
     ChkErrLog *log;
     size_t nlog, caplog;
+    ChkWin *win;
+    size_t nwin, capwin;
     int failed;
 } ChkWorker;
 
@@ -194,6 +220,13 @@ typedef struct {
     size_t capout, caperr;
     uint32_t until;                     /* a replay ends with the level that
                                            finds this state; else CHK_NONE */
+    uint32_t bound;                     /* explore no level deeper (a search
+                                           for witnesses); else CHK_NONE */
+    int cut;                            /* the last exploration stopped at
+                                           the bound with states left */
+    Model *m;                           /* expands this level's states, if
+                                           not the run's model (a search for
+                                           witnesses); states are the same */
 } ChkLevel;
 
 /* Projection of a phase: the names its conditions mention. */
@@ -286,11 +319,17 @@ typedef struct {
 
 typedef struct {
     uint32_t out_first, nout, err_first, nerr;
+    uint32_t bound;                     /* exact for every entry of at most
+                                           this many steps; CHK_NONE: all */
 } ChkMemo;
+
+typedef struct ChkGoals ChkGoals;
 
 typedef struct ChkRun {
     const LitProgram *p;
-    ChkOptions o;
+    ChkOptions o;                       /* o.state: the store taken */
+    int auto_state;                     /* the options left it to the run */
+    unsigned mode;                      /* the model's (mdl_new) */
     Model *m;
     BaseArena *arena;                    /* the report's */
     BaseBudget mem;
@@ -304,6 +343,10 @@ typedef struct ChkRun {
     uint64_t *obuf, *fbuf;              /* observation key scratch */
 
     ChkImages img;
+    int images;                         /* main states' images are needed */
+    uint32_t *mimg;                     /* main images, in the order of the
+                                           first main state showing each */
+    size_t nmimg, capmimg;
     ChkProj proj[3];                    /* final, crash, recovered */
     ChkOutcomes outs[3];
     StoTable robs;                      /* recovered observations (pm+dram) */
@@ -332,12 +375,33 @@ typedef struct ChkRun {
                                            after the first included */
     int replay;                         /* explorations re-explore spaces
                                            for witnesses */
+    int recover_any;                    /* chk_recover takes a memo found
+                                           however far it went */
+    int64_t max_total;                  /* states of every exploration
+                                           together (a search for
+                                           witnesses); 0: no bound */
+    ChkGoals *goals;                    /* a search for witnesses (chk_short.c):
+                                           what it looks for; else NULL */
+    char note[192];                     /* for the report's notes, or "" */
 } ChkRun;
 
 double chk_now(void);
 /* The model's mode for these options: the literal semantics, or the
    default mode with the reductions in use. */
 unsigned chk_model_mode(const ChkOptions *o);
+/* A run of program p with options o and model mode `mode` (its arena, the
+   report's, is given): the fields before the model; then, once R->m is
+   made, chk_run_setup for the rest; chk_run_teardown frees both (not the
+   arena). */
+void chk_run_init(ChkRun *R, const LitProgram *p, const ChkOptions *o,
+                  unsigned mode, BaseArena *arena, int64_t mem_limit);
+int chk_run_setup(ChkRun *R, char *err, size_t errlen);
+void chk_run_teardown(ChkRun *R);
+/* The outcome of phase ph whose condition c is `want` with the shortest
+   witness (fewest steps, then fewest crashes, then the first), or
+   CHK_NONE; the same for runtime errors. */
+uint32_t chk_best_outcome(const ChkRun *R, int ph, const LitCond *c, int want);
+uint32_t chk_best_error(const ChkRun *R);
 
 /* chk_error.c: limits, progress, runtime errors */
 /* The check is incomplete, the first reason given says why; the
@@ -424,8 +488,10 @@ static inline ChkPOut chk_set_out(const ChkRun *R, const ChkImgSet *s,
 void chk_explore_main(ChkRun *R);
 
 /* chk_memo.c: recovery */
-/* Memo index of recovery from image `img` with d more crashes allowed. */
-uint32_t chk_recover(ChkRun *R, uint32_t img, int d);
+/* Memo index of recovery from image `img` with d more crashes allowed,
+   exact for what it reaches in at most `bound` steps (CHK_NONE: all):
+   explored, or explored again, unless a memo good for that is known. */
+uint32_t chk_recover(ChkRun *R, uint32_t img, int d, uint32_t bound);
 /* Re-explores recovery (img, d) into its level's space, for a witness
    that ends at state `until` of it: as far as the level that finds it. */
 void chk_recover_space(ChkRun *R, uint32_t img, int d, uint32_t until);
@@ -446,8 +512,37 @@ int chk_cond_eval(const ChkRun *R, int ph, const LitCond *c,
 void chk_outcome_text(const ChkRun *R, int ph, const uint64_t *proj,
                       char *buf, size_t len);
 
-/* chk_witness.c */
-void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t outcome);
-void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err);
+/* chk_witness.c: fill v with the witness of an outcome or an error,
+   replaying it; the number of steps replayed, or -1 when the replay
+   went astray (a step missing or failing otherwise, an image or error
+   not met) or ran out of memory. */
+int chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t outcome);
+int chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err);
+
+/* chk_short.c: the witnesses a report needs */
+/* A witness wanted: of the outcomes of phase ph on which condition cond is
+   `want`, or (ph < 0) of the runtime errors, the shortest; v to fill. */
+typedef struct {
+    ChkViolation *v;
+    int ph;
+    const LitCond *cond;
+    int want;
+} ChkWant;
+/* Fills each want's violation, as short as --no-reduce's where R reduces
+   (a search without reductions; R's own witness where it cannot finish).
+   Returns the peak memory it used besides R's, in bytes. */
+int64_t chk_short_witnesses(ChkRun *R, ChkWant *w, int n);
+/* In a search: whether every goal is met by depth `depth` (the main
+   program's level just explored), nothing deeper being shorter. */
+int chk_short_settled(ChkRun *R, uint32_t depth);
+
+/* chk_nearest.c: final witnesses by weight over R's own reduced space */
+/* Whether R's main space keeps the distances (in program steps) to its
+   terminal states, and holds all of them. */
+int chk_nearest_applies(const ChkRun *R);
+/* For each final want not done: the nearest terminal state showing one of
+   its outcomes, and its witness replayed along the search's links, which
+   must take as many steps (then done[k] is set). 0, or -1 out of memory. */
+int chk_nearest_final(ChkRun *R, ChkWant *w, int n, int *done);
 
 #endif

@@ -33,6 +33,7 @@ typedef struct {
     StoRoot root[HELD];
     uint32_t from[HELD];                /* the expanded state */
     uint32_t kth[HELD];                 /* the successor's index */
+    uint32_t steps[HELD];               /* its program steps by that way */
 } Held;
 
 typedef struct {
@@ -64,9 +65,11 @@ typedef struct {
 typedef struct {
     Bfs *b;
     ChkWorker *w;                       /* parallel, else NULL */
+    Model *m;
     const MdlState *cur;
     StoCursor *c;
     uint32_t i, k, seq;                 /* k: successors so far */
+    uint32_t steps;                     /* program steps of state i */
     int failed;                         /* some step failed */
     Held *held;
 } Exp;
@@ -115,7 +118,8 @@ static void expansion_limit(Exp *x, const MdlError *e)
 }
 
 /* The least first discovery wins. disc holds its complement, so that a
-   zeroed segment reads "none" and a larger value is a better one. */
+   zeroed segment reads "none" and a larger value is a better one. 1 when
+   this discovery was the least so far, 0 when not, -1 out of memory. */
 static int discover(Bfs *b, uint32_t id, uint64_t key)
 {
     _Atomic uint64_t *d;
@@ -124,8 +128,24 @@ static int discover(Bfs *b, uint32_t id, uint64_t key)
         return -1;
     d = sto_seg_at(&b->disc, id - b->hi);
     have = atomic_load_explicit(d, memory_order_relaxed);
-    while (have < want && !atomic_compare_exchange_weak(d, &have, want))
-        ;
+    while (have < want)
+        if (atomic_compare_exchange_weak(d, &have, want))
+            return 1;
+    return 0;
+}
+
+/* A weighted space's steps of a new state (parallel): the discovery that
+   was the least when it was made, kept until the level's commit, where
+   the one still least names the state's steps. */
+static int won(Bfs *b, ChkWorker *w, uint32_t id, uint64_t key,
+               uint32_t steps)
+{
+    if (BASE_BUDGET_GROW(&b->R->mem, w->win, w->capwin, w->nwin + 1))
+        return -1;
+    w->win[w->nwin].key = key;
+    w->win[w->nwin].t = id - b->hi;
+    w->win[w->nwin].steps = steps;
+    w->nwin++;
     return 0;
 }
 
@@ -145,18 +165,25 @@ static void add_held(Bfs *b, ChkWorker *w, Held *q)
     if (r < 0) {
         fail(b, w);
     } else if (w) {
+        uint64_t key = (uint64_t)q->from[h] << 32 | q->kth[h];
         if (r == 1 && (int64_t)id >= R->o.max_states)
             atomic_store(&b->enough, 1);
-        if (id >= b->hi &&
-            discover(b, id, (uint64_t)q->from[h] << 32 | q->kth[h]))
-            fail(b, w);
+        if (id >= b->hi) {
+            int least = discover(b, id, key);
+            if (least < 0 || (least && b->sp->weighted &&
+                              won(b, w, id, key, q->steps[h])))
+                fail(b, w);
+        }
     } else if (r == 1) {
         /* one thread: a new state is the next id, after its parent */
         assert(id >= b->hi && q->from[h] >= b->lo && q->from[h] < b->hi);
-        if (chk_space_reserve(b->sp, id + 1))
+        if (chk_space_reserve(b->sp, id + 1)) {
             fail(b, w);
-        else
+        } else {
             b->sp->parent[id] = q->from[h];
+            if (b->sp->weighted)
+                b->sp->steps[id] = q->steps[h];
+        }
     }
 }
 
@@ -173,7 +200,7 @@ static int on_succ(void *ctx, uint32_t step, const MdlState *s)
     ChkRun *R = b->R;
     Held *q = x->held;
     uint32_t k = x->k++;
-    uint32_t h;
+    uint32_t h, steps = x->steps + (uint32_t)mdl_succ_steps(x->m);
     (void)step;
     if (!x->w)
         R->transitions++;
@@ -186,7 +213,7 @@ static int on_succ(void *ctx, uint32_t step, const MdlState *s)
     }
     if (atomic_load_explicit(&b->stop, memory_order_relaxed))
         return 1;
-    if ((int64_t)b->depth + 1 > R->o.max_steps) {
+    if ((int64_t)steps > R->o.max_steps) {
         MdlError e;
         memset(&e, 0, sizeof e);
         e.kind = MDL_E_LIMIT;
@@ -205,6 +232,7 @@ static int on_succ(void *ctx, uint32_t step, const MdlState *s)
     }
     q->from[h] = x->i;
     q->kth[h] = k;
+    q->steps[h] = steps;
     q->nheld++;
     return 0;
 }
@@ -221,8 +249,14 @@ static void on_err(void *ctx, uint32_t step, const MdlError *e)
             fail(b, x->w);
     } else {
         chk_space_set_end(b->sp, x->i);
-        chk_error_at(b->R, b->level, b->recovery, x->i, b->depth, step, e);
+        chk_error_at(b->R, b->level, b->recovery, x->i, x->steps, step, e);
     }
+}
+
+/* The program steps of state i of the level being expanded. */
+static uint32_t steps_of(const Bfs *b, uint32_t i)
+{
+    return b->sp->weighted ? b->sp->steps[i] : b->depth;
 }
 
 /* Expands state i, decoded in cur through cursor c, leaving the last of
@@ -235,6 +269,8 @@ static uint32_t expand(Bfs *b, ChkWorker *w, Model *m, StoCursor *c,
     memset(&x, 0, sizeof x);
     x.b = b;
     x.w = w;
+    x.m = m;
+    x.steps = steps_of(b, i);
     x.cur = cur;
     x.c = c;
     x.i = i;
@@ -269,7 +305,7 @@ static void serial_states(Bfs *b, Held *q)
         int r;
         sto_store_get(&b->sp->store, &L->cur, i, &L->state);
         ahead(b, i);
-        r = b->visit(R, b->ctx, i, b->depth, &L->state);
+        r = b->visit(R, b->ctx, i, steps_of(b, i), &L->state);
         if (r < 0) {
             atomic_store(&b->stop, 1);
             return;
@@ -279,8 +315,8 @@ static void serial_states(Bfs *b, Held *q)
         if (halted(b))
             b->vcut = i;
         if (expanding) {
-            uint32_t moved = expand(b, NULL, R->m, &L->cur, &L->state, i,
-                                    q);
+            uint32_t moved = expand(b, NULL, L->m ? L->m : R->m, &L->cur,
+                                    &L->state, i, q);
             if (atomic_load(&b->stop))
                 return;
             if (!moved && !chk_space_end(b->sp, i))
@@ -321,7 +357,7 @@ static void visits(Bfs *b)
         sto_store_get(&b->sp->store, &L->cur, i, &L->state);
         ahead(b, i);
         sto_gate_leave(&R->gate);
-        r = b->visit(R, b->ctx, i, b->depth, &L->state);
+        r = b->visit(R, b->ctx, i, steps_of(b, i), &L->state);
         if (r < 0) {
             atomic_store(&b->stop, 1);
             return;
@@ -390,6 +426,7 @@ static int cmp_log(const void *x, const void *y)
 typedef struct {
     uint64_t key;                       /* parent << 32 | successor index */
     uint32_t t;                         /* provisional id - hi */
+    uint32_t steps;                     /* weighted: its program steps */
 } Disc;
 
 static int cmp_disc(const void *x, const void *y)
@@ -407,12 +444,23 @@ static int parallel_commit(Bfs *b)
     ChkSpace *sp = b->sp;
     ChkErrLog *all = NULL;
     Disc *d = NULL;
-    uint32_t *perm = NULL, *tmp = NULL;
+    uint32_t *perm = NULL, *tmp = NULL, *wst = NULL;
     size_t nall = 0, capall = 0, nd = 0;
     uint32_t n = atomic_load(&sp->store.nroot), cut = b->vcut, keep;
     int r = -1;
+    if (sp->weighted) {
+        wst = base_budget_alloc(&R->mem, ((size_t)(n - b->hi) + 1) * sizeof *wst);
+        if (!wst)
+            goto out;
+    }
     for (int t = 0; t < R->nwk; t++) {
         ChkWorker *w = &R->wk[t];
+        for (size_t j = 0; wst && j < w->nwin; j++) {
+            const ChkWin *x = &w->win[j];
+            if (~*(uint64_t *)sto_seg_at(&b->disc, x->t) == x->key)
+                wst[x->t] = x->steps;
+        }
+        w->nwin = 0;
         if (w->failed || BASE_BUDGET_GROW(&R->mem, all, capall, nall + w->nlog + 1))
             goto out;
         if (w->nlog)                    /* w->log is NULL until used */
@@ -439,6 +487,7 @@ static int parallel_commit(Bfs *b)
         if ((uint32_t)(key >> 32) <= cut) {
             d[nd].key = key;
             d[nd].t = t;
+            d[nd].steps = wst ? wst[t] : 0;
             nd++;
         }
     }
@@ -455,8 +504,8 @@ static int parallel_commit(Bfs *b)
     for (size_t j = 0; j < nall && all[j].state <= cut; j++)
         if (all[j].e.kind != MDL_E_LIMIT) {
             chk_space_set_end(sp, all[j].state);
-            chk_error_at(R, b->level, b->recovery, all[j].state, b->depth,
-                         all[j].step, &all[j].e);
+            chk_error_at(R, b->level, b->recovery, all[j].state,
+                         steps_of(b, all[j].state), all[j].step, &all[j].e);
         }
     for (uint32_t i = b->lo; i < b->hi && i <= cut; i++) {
         R->transitions += b->moved[i - b->lo] & ~MOVED_ERR;
@@ -473,6 +522,8 @@ static int parallel_commit(Bfs *b)
         assert((d[j].key >> 32) >= b->lo && (d[j].key >> 32) < b->hi);
         perm[j] = d[j].t;
         sp->parent[b->hi + j] = (uint32_t)(d[j].key >> 32);
+        if (wst)
+            sp->steps[b->hi + j] = d[j].steps;
     }
     sto_store_renumber(&sp->store, b->hi, keep, perm, tmp);
     if (b->hi + keep < n)
@@ -483,6 +534,7 @@ out:
     base_budget_free(&R->mem, d);
     base_budget_free(&R->mem, perm);
     base_budget_free(&R->mem, tmp);
+    base_budget_free(&R->mem, wst);
     return r;
 }
 
@@ -527,7 +579,7 @@ static void livelock(Bfs *b)
     snprintf(e.msg, sizeof e.msg,
              "a reachable state from which no execution can terminate");
     chk_error_at(R, b->level, b->recovery, first,
-                 chk_space_depth(b->sp, first), MDL_STEP_NONE, &e);
+                 chk_space_steps(b->sp, first), MDL_STEP_NONE, &e);
 }
 
 /* The level's limits, in the order one thread meets them: an expansion
@@ -563,6 +615,7 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     b.recovery = recovery;
     b.visit = visit;
     b.ctx = ctx;
+    b.L->cut = 0;
     b.par = level == 0 && R->nwk > 1;   /* for levels of PAR_MIN states */
     if (b.par)
         sto_seg_init(&b.disc, &R->mem, sizeof(uint64_t));
@@ -574,6 +627,8 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
     }
     sto_cursor_forget(&b.L->cur);       /* init may have been its buffer */
     sp->parent[0] = CHK_NONE;
+    if (sp->weighted)
+        sp->steps[0] = 0;
     for (b.depth = 0;; b.depth++) {
         b.lo = sp->level[b.depth];
         b.hi = chk_space_count(sp);
@@ -610,10 +665,22 @@ void chk_explore(ChkRun *R, int level, int recovery, MdlState *init,
             break;
         }
         level_limits(&b);
-        if (halted(&b) || chk_space_count(sp) > b.L->until)
+        if (R->max_total && R->states + chk_space_count(sp) > R->max_total) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "its budget (%lld states) reached",
+                     (long long)R->max_total);
+            chk_limit(R, msg);
+        }
+        if (halted(&b) || chk_space_count(sp) > b.L->until ||
+            (level == 0 && R->goals && chk_short_settled(R, b.depth)))
             break;
         if (chk_space_count(sp) == b.hi) {
             livelock(&b);
+            break;
+        }
+        if (b.depth >= b.L->bound) {     /* the states past it are not wanted */
+            assert(!sp->weighted);
+            b.L->cut = 1;
             break;
         }
         if (chk_space_level(sp, b.hi)) {
@@ -640,7 +707,7 @@ int chk_workers_init(ChkRun *R, int nthreads, char *err, size_t errlen)
     for (int t = 0; t < nthreads; t++) {
         ChkWorker *w = &R->wk[t];
         char merr[256];
-        w->m = t ? mdl_new(R->p, R->o.model, chk_model_mode(&R->o), merr, sizeof merr)
+        w->m = t ? mdl_new(R->p, R->o.model, R->mode, merr, sizeof merr)
                  : R->m;
         w->s.cap = mw;
         w->s.w = base_calloc(mw, sizeof *w->s.w);
@@ -667,6 +734,7 @@ void chk_workers_free(ChkRun *R)
         base_free(w->s.w);
         sto_cursor_free(&w->cur);
         base_budget_free(&R->mem, w->log);
+        base_budget_free(&R->mem, w->win);
     }
     base_free(R->wk);
     R->wk = NULL;

@@ -88,7 +88,8 @@ uint32_t chk_live(ChkRun *R, int level)
                 continue;
             sto_store_get(&sp->store, &L->cur, i, &L->state);
             l.found = 0;
-            mdl_successors(R->m, &L->state, live_succ, live_err, &l);
+            mdl_successors(L->m ? L->m : R->m, &L->state, live_succ, live_err,
+                           &l);
             if (l.found) {
                 can[i >> 6] |= 1ull << (i & 63);
                 mark_up(sp, can, i);

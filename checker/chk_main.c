@@ -7,11 +7,6 @@
 
 #include "checker/checker_int.h"
 
-static int wants_images(const ChkRun *R)
-{
-    return R->proj[LIT_CRASH].nitems >= 0 || R->p->has_recover;
-}
-
 static void seen(ChkOut *o, uint32_t depth, uint32_t state, uint32_t aux)
 {
     o->count++;
@@ -28,15 +23,23 @@ static int visit_main(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     uint32_t o, n, fid;
     (void)ctx;
     R->crash_points++;
-    if (wants_images(R)) {
+    if (R->images) {
         ChkImgSet set;
         if (chk_images_of(R, cur, &set))
             return -1;
-        /* a region seen before registered its images at an earlier state */
-        for (uint32_t k = 0; set.fresh && k < set.nimg; k++) {
-            ChkImg *im = &R->img.img[chk_set_img(R, &set, k)];
-            if (im->state == CHK_NONE)
-                im->state = i;
+        /* a region seen before registered its images at an earlier state,
+           unless recovery saw it first (a search for witnesses recovers
+           between levels) */
+        for (uint32_t k = 0; (set.fresh || R->goals) && k < set.nimg; k++) {
+            uint32_t id = chk_set_img(R, &set, k);
+            if (R->img.img[id].state != CHK_NONE)
+                continue;
+            if (BASE_BUDGET_GROW(&R->mem, R->mimg, R->capmimg, R->nmimg + 1)) {
+                chk_fail(R);
+                return -1;
+            }
+            R->img.img[id].state = i;
+            R->mimg[R->nmimg++] = id;
         }
         for (uint32_t k = 0; k < set.nout; k++) {
             ChkPOut po = chk_set_out(R, &set, k);

@@ -60,12 +60,20 @@ void chk_relax(ChkRun *R, int level, int err, uint32_t id, uint32_t steps,
     b->via = via;
 }
 
+/* A recovery being explored: crashes allowed, and the steps beyond which
+   nothing is wanted (CHK_NONE: none). */
+typedef struct {
+    int d;
+    uint32_t bound;
+} Rec;
+
 /* A recovery state with d more crashes allowed: the memo of each of its
    crash images (when d > 0), and, when terminal, its observation. */
 static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
                           const MdlState *cur)
 {
-    int d = *(const int *)ctx, level = R->o.crash_depth - d, r;
+    const Rec *rc = ctx;
+    int d = rc->d, level = R->o.crash_depth - d, r;
     assert(d >= 0 && level >= 1 && level < R->nlevels);
     uint32_t o, n = (uint32_t)(R->p->pm_words + R->p->dram_words);
     if (d > 0) {
@@ -75,7 +83,9 @@ static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
             return -1;
         for (uint32_t k = 0; k < set.nimg && R->status == CHK_DONE; k++) {
             uint32_t img2 = chk_set_img(R, &set, k);
-            uint32_t mi = chk_recover(R, img2, d - 1);
+            uint32_t mi = chk_recover(R, img2, d - 1,
+                                      rc->bound == CHK_NONE ? CHK_NONE
+                                                            : rc->bound - depth);
             const ChkMemo *mm;
             if (mi == CHK_NONE)
                 return R->failed ? -1 : 0;
@@ -110,15 +120,21 @@ static int visit_recovery(ChkRun *R, void *ctx, uint32_t i, uint32_t depth,
     return 1;
 }
 
-/* Explores recovery from image img with d more crashes allowed, leaving
-   the best-so-far entries of its level filled and touched. */
-static void explore_recovery(ChkRun *R, uint32_t img, int d)
+/* Explores recovery from image img with d more crashes allowed, up to
+   `bound` steps, leaving the best-so-far entries of its level filled and
+   touched. */
+static void explore_recovery(ChkRun *R, uint32_t img, int d, uint32_t bound)
 {
     ChkLevel *L = &R->lvl[R->o.crash_depth - d];
+    Rec rc;
+    rc.d = d;
+    rc.bound = bound;
     L->ntouched = 0;
+    L->bound = bound;
     chk_image_expand(R, img, R->img.full);
     mdl_init_recovery(R->m, R->img.full, &L->state);
-    chk_explore(R, R->o.crash_depth - d, 1, &L->state, visit_recovery, &d);
+    chk_explore(R, R->o.crash_depth - d, 1, &L->state, visit_recovery, &rc);
+    L->bound = CHK_NONE;
 }
 
 static int cmp_best(const void *a, const void *b)
@@ -127,7 +143,7 @@ static int cmp_best(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
+uint32_t chk_recover(ChkRun *R, uint32_t img, int d, uint32_t bound)
 {
     uint64_t key[2] = {img, (uint64_t)d};
     uint32_t mi;
@@ -139,10 +155,14 @@ uint32_t chk_recover(ChkRun *R, uint32_t img, int d)
         chk_fail(R);
         return CHK_NONE;
     }
-    if (r == 0)
+    if (r == 0 && (R->memo[mi].bound == CHK_NONE || R->recover_any ||
+                   (bound != CHK_NONE && bound <= R->memo[mi].bound)))
         return mi;
-    R->recoveries++;
-    explore_recovery(R, img, d);
+    if (r == 1)
+        R->recoveries++;
+    explore_recovery(R, img, d, bound);
+    /* cut short by the bound: good for as many steps; else for all */
+    memo.bound = L->cut ? bound : CHK_NONE;
     /* the memo keeps the entries sorted by kind, then id */
     memo.out_first = (uint32_t)R->nmbest;
     for (int pass = 0; pass < 2; pass++) {
@@ -187,7 +207,7 @@ void chk_recover_space(ChkRun *R, uint32_t img, int d, uint32_t until)
     int level = R->o.crash_depth - d;
     ChkLevel *L = &R->lvl[level];
     L->until = until;
-    explore_recovery(R, img, d);
+    explore_recovery(R, img, d, CHK_NONE);
     L->until = CHK_NONE;
     for (size_t k = 0; k < L->ntouched; k++) {
         uint32_t tid = L->touched[k];
@@ -204,17 +224,14 @@ void chk_recover_all(ChkRun *R)
     uint32_t *seen = NULL;
     size_t capseen = 0;
     int d = R->o.crash_depth - 1;
-    for (uint32_t img = 0; img < R->img.tab.n && R->status == CHK_DONE;
-         img++) {
-        uint32_t st = R->img.img[img].state, mi, base;
+    for (size_t k = 0; k < R->nmimg && R->status == CHK_DONE; k++) {
+        uint32_t img = R->mimg[k], st = R->img.img[img].state, mi, base;
         const ChkMemo *mm;
-        if (st == CHK_NONE)
-            continue;
-        mi = chk_recover(R, img, d);
+        mi = chk_recover(R, img, d, CHK_NONE);
         if (mi == CHK_NONE)
             break;
         mm = &R->memo[mi];
-        base = chk_space_depth(&R->lvl[0].space, st);
+        base = chk_space_steps(&R->lvl[0].space, st);
         for (uint32_t j = 0; j < mm->nout; j++) {
             const ChkBest *b = &R->mbest[mm->out_first + j];
             assert(b->id < R->robs.n && b->steps != CHK_NONE);

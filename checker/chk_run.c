@@ -99,11 +99,33 @@ static int nthreads(const ChkOptions *o)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-static int setup(ChkRun *R, char *err, size_t errlen)
+void chk_run_init(ChkRun *R, const LitProgram *p, const ChkOptions *o,
+                  unsigned mode, BaseArena *arena, int64_t mem_limit)
+{
+    memset(R, 0, sizeof *R);
+    R->p = p;
+    R->o = *o;
+    R->auto_state = o->state == CHK_STATE_AUTO;
+    R->mode = mode;
+    R->arena = arena;
+    if (R->o.crash_depth < 1)
+        R->o.crash_depth = 1;
+    R->t0 = chk_now();
+    R->last_progress = R->t0;
+    R->status = CHK_DONE;
+    base_budget_init(&R->mem, mem_limit);
+}
+
+int chk_run_setup(ChkRun *R, char *err, size_t errlen)
 {
     const LitProgram *p = R->p;
     uint32_t mw = mdl_max_words(R->m);
     size_t ob = (size_t)p->pm_words + (size_t)p->dram_words + 1;
+    if (chk_proj_build(R)) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    R->images = R->proj[LIT_CRASH].nitems >= 0 || p->has_recover;
     if (R->o.state == CHK_STATE_AUTO)
         R->o.state = mw <= CHK_FLAT_MAX_WORDS ? CHK_STATE_FLAT : CHK_STATE_TREE;
     for (int k = 0; k < 3; k++) {
@@ -128,10 +150,12 @@ static int setup(ChkRun *R, char *err, size_t errlen)
     for (int l = 0; l < R->nlevels; l++) {
         ChkLevel *L = &R->lvl[l];
         L->until = CHK_NONE;
+        L->bound = CHK_NONE;
         L->state.cap = mw;
         L->state.w = base_calloc(mw, sizeof(uint64_t));
         if (!L->state.w || chk_space_init(&L->space, mw, &R->mem, &R->gate,
-                                          R->o.state) ||
+                                          R->o.state,
+                                          (R->mode & MDL_FUSE) != 0) ||
             sto_cursor_init(&L->cur, &L->space.store))
             goto oom;
     }
@@ -141,7 +165,7 @@ oom:
     return -1;
 }
 
-static void teardown(ChkRun *R)
+void chk_run_teardown(ChkRun *R)
 {
     chk_workers_free(R);
     for (int k = 0; k < 3; k++) {
@@ -158,6 +182,7 @@ static void teardown(ChkRun *R)
     base_budget_free(&R->mem, R->err);
     base_budget_free(&R->mem, R->memo);
     base_budget_free(&R->mem, R->mbest);
+    base_budget_free(&R->mem, R->mimg);
     for (int l = 0; l < R->nlevels && R->lvl; l++) {
         ChkLevel *L = &R->lvl[l];
         chk_space_free(&L->space);
@@ -213,10 +238,8 @@ static const char *outcome_text(ChkRun *R, int ph, uint32_t o)
     return t;
 }
 
-/* The outcome of phase ph with cond == want whose witness is shortest
-   (fewest steps, then fewest crashes; outcomes of phases without
-   recovery all have crashes CHK_NONE), or NONE. */
-static uint32_t best_outcome(ChkRun *R, int ph, const LitCond *c, int want)
+/* Outcomes of phases without recovery all have crashes CHK_NONE. */
+uint32_t chk_best_outcome(const ChkRun *R, int ph, const LitCond *c, int want)
 {
     const ChkOutcomes *os = &R->outs[ph];
     uint32_t best = CHK_NONE;
@@ -233,22 +256,32 @@ static uint32_t best_outcome(ChkRun *R, int ph, const LitCond *c, int want)
     return best;
 }
 
-static void results(ChkRun *R, ChkReport *rep)
+uint32_t chk_best_error(const ChkRun *R)
+{
+    uint32_t best = CHK_NONE;
+    for (uint32_t e = 0; e < R->errs.n; e++)
+        if (R->err[e].total != CHK_NONE &&
+            (best == CHK_NONE ||
+             chk_shorter(R->err[e].total, R->err[e].crashes,
+                         R->err[best].total, R->err[best].crashes)))
+            best = e;
+    return best;
+}
+
+/* The verdicts, and the violations whose witnesses chk_short_witnesses
+   fills; returns the memory that took besides R's, in bytes. */
+static int64_t results(ChkRun *R, ChkReport *rep)
 {
     const LitProgram *p = R->p;
     int nv = 0, noerror = -1;
-    uint32_t besterr = CHK_NONE;
+    ChkWant *want;
+    int64_t extra;
     rep->results = ralloc(R, ((size_t)p->nchecks + 1) * sizeof *rep->results);
     rep->violations = ralloc(R, ((size_t)p->nchecks + 1) *
                                     sizeof *rep->violations);
-    if (!rep->results || !rep->violations)
-        return;
-    for (uint32_t e = 0; e < R->errs.n; e++)
-        if (R->err[e].total != CHK_NONE &&
-            (besterr == CHK_NONE ||
-             chk_shorter(R->err[e].total, R->err[e].crashes,
-                         R->err[besterr].total, R->err[besterr].crashes)))
-            besterr = e;
+    want = ralloc(R, ((size_t)p->nchecks + 1) * sizeof *want);
+    if (!rep->results || !rep->violations || !want)
+        return 0;
     for (int k = 0; k < p->nchecks; k++) {
         const LitCheck *c = &p->checks[k];
         const ChkOutcomes *os = &R->outs[c->phase];
@@ -281,25 +314,33 @@ static void results(ChkRun *R, ChkReport *rep)
         }
         if ((c->quant == LIT_EXISTS && r->verdict) ||
             (c->quant != LIT_EXISTS && !r->verdict)) {
-            int want = c->quant != LIT_FORALL;
-            uint32_t o = best_outcome(R, ph, c->cond, want);
-            if (o != CHK_NONE) {
-                ChkViolation *v = &rep->violations[nv++];
+            int sat = c->quant != LIT_FORALL;
+            if (chk_best_outcome(R, ph, c->cond, sat) != CHK_NONE) {
+                ChkViolation *v = &rep->violations[nv];
                 v->cond_index = k;
                 v->kind = c->quant == LIT_EXISTS ? CHK_V_EXAMPLE
                                                  : CHK_V_COUNTEREXAMPLE;
-                chk_witness(R, v, ph, o);
+                want[nv].v = v;
+                want[nv].ph = ph;
+                want[nv].cond = c->cond;
+                want[nv++].want = sat;
             }
         }
     }
     rep->nresults = p->nchecks;
-    if (besterr != CHK_NONE) {
-        ChkViolation *v = &rep->violations[nv++];
+    if (chk_best_error(R) != CHK_NONE) {
+        ChkViolation *v = &rep->violations[nv];
         v->cond_index = noerror;
-        chk_witness_error(R, v, besterr);
+        v->kind = CHK_V_ERROR;
+        want[nv].v = v;
+        want[nv].ph = -1;
+        want[nv].cond = NULL;
+        want[nv++].want = 1;
     }
     assert(nv <= p->nchecks + 1);       /* one a check, one error */
+    extra = chk_short_witnesses(R, want, nv);
     rep->nviolations = nv;
+    return extra;
 }
 
 static void outcomes(ChkRun *R, ChkReport *rep)
@@ -373,11 +414,16 @@ static void errors(ChkRun *R, ChkReport *rep)
 }
 
 /* The parts of the report that could be built; a failure on the way
-   leaves the check incomplete and drops only what is missing. */
+   leaves the check incomplete and drops only what is missing. The peak
+   memory counts a search for witnesses too. */
 static void build_report(ChkRun *R, ChkReport *rep)
 {
+    int64_t used = atomic_load(&R->mem.used), extra;
+    rep->peak_kb = atomic_load(&R->mem.peak) / 1024;
     R->replay = 1;                      /* witnesses re-explore */
-    results(R, rep);
+    extra = results(R, rep);
+    if ((used + extra) / 1024 > rep->peak_kb)
+        rep->peak_kb = (used + extra) / 1024;
     if (R->failed) {                    /* a witness may be half built */
         rep->nviolations = 0;
         if (!rep->results)
@@ -387,7 +433,14 @@ static void build_report(ChkRun *R, ChkReport *rep)
     if (R->o.list_images)
         images(R, rep);
     errors(R, rep);
-    rep->notes = base_arena_strdup(R->arena, mdl_notes(R->m));
+    if (R->note[0]) {
+        BaseStr b = {0};
+        base_str_printf(&b, "%s%s\n", mdl_notes(R->m), R->note);
+        rep->notes = b.s ? base_arena_strdup(R->arena, b.s) : NULL;
+        base_str_free(&b);
+    } else {
+        rep->notes = base_arena_strdup(R->arena, mdl_notes(R->m));
+    }
     if (!rep->notes)
         rep->notes = "";
     undecided_to_unknown(R, rep);       /* the final status decides */
@@ -406,18 +459,11 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
 {
     ChkRun R;
     ChkReport *rep;
+    BaseArena *arena = base_arena_new();
     char merr[256];
-    memset(&R, 0, sizeof R);
-    R.p = p;
-    R.o = *o;
-    if (R.o.crash_depth < 1)
-        R.o.crash_depth = 1;
-    R.t0 = chk_now();
-    R.last_progress = R.t0;
-    R.status = CHK_DONE;
-    base_budget_init(&R.mem, o->max_memory_kb > 0 ? o->max_memory_kb * 1024
-                                              : base_budget_default_limit());
-    R.arena = base_arena_new();
+    chk_run_init(&R, p, o, chk_model_mode(o), arena,
+                 o->max_memory_kb > 0 ? o->max_memory_kb * 1024
+                                      : base_budget_default_limit());
     rep = R.arena ? base_arena_alloc(R.arena, sizeof *rep) : NULL;
     if (!rep) {
         base_arena_free(R.arena);
@@ -428,7 +474,7 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     }
     rep->arena = R.arena;
     rep->model = o->model;
-    R.m = mdl_new(p, o->model, chk_model_mode(o), merr, sizeof merr);
+    R.m = mdl_new(p, o->model, R.mode, merr, sizeof merr);
     /* A state longer than the stores hold is known before anything is
        explored: the program cannot be checked under this model (an input
        limit, CHK_ERROR), not a check cut short. */
@@ -452,7 +498,7 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
         *out = rep;
         return 0;
     }
-    if (chk_proj_build(&R) || setup(&R, err, errlen))
+    if (chk_run_setup(&R, err, errlen))
         chk_fail(&R);
     else
         chk_explore_main(&R);
@@ -469,14 +515,13 @@ int chk_run(const LitProgram *p, const ChkOptions *o, ChkReport **out,
     rep->crash_points = R.crash_points;
     rep->crash_images = R.img.tab.n;
     rep->recoveries = R.recoveries;
-    rep->peak_kb = (int64_t)(atomic_load(&R.mem.peak) / 1024);
     build_report(&R, rep);
     rep->status = R.status;
     rep->reason = R.reason ? R.reason : NULL;
     if (rep->status != CHK_DONE && !rep->reason)
         rep->reason = "out of memory";
     rep->elapsed_ms = (chk_now() - R.t0) * 1000.0;
-    teardown(&R);
+    chk_run_teardown(&R);
     (void)err;
     *out = rep;
     return 0;

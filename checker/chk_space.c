@@ -3,17 +3,20 @@
  * that numbers them in discovery order (which is BFS order, so the queue is
  * the numbering itself), the BFS parent of each (the one link witnesses
  * need), where each depth starts, and a "can end" bit per state for the
- * livelock check.
+ * livelock check. Where a transition may run several instructions (fusion),
+ * also the program steps of each state's path of parent links: its depth
+ * counts transitions, witnesses and --max-steps count steps.
  */
 #include <string.h>
 
 #include "checker/checker_int.h"
 
 int chk_space_init(ChkSpace *sp, uint32_t max_words, BaseBudget *mem,
-                   StoGate *gate, int kind)
+                   StoGate *gate, int kind, int weighted)
 {
     memset(sp, 0, sizeof *sp);
     sp->mem = mem;
+    sp->weighted = weighted;
     return sto_store_init(&sp->store, max_words, mem, gate, kind);
 }
 
@@ -21,6 +24,7 @@ void chk_space_free(ChkSpace *sp)
 {
     sto_store_free(&sp->store);
     base_budget_free(sp->mem, sp->parent);
+    base_budget_free(sp->mem, sp->steps);
     base_budget_free(sp->mem, sp->level);
     base_budget_free(sp->mem, sp->end);
     memset(sp, 0, sizeof *sp);
@@ -37,6 +41,7 @@ int chk_space_reset(ChkSpace *sp)
 size_t chk_space_bytes(const ChkSpace *sp)
 {
     return sto_store_bytes(&sp->store) + sp->capparent * sizeof *sp->parent +
+           sp->capsteps * sizeof *sp->steps +
            sp->caplevel * sizeof *sp->level + sp->capend * sizeof *sp->end;
 }
 
@@ -48,7 +53,8 @@ uint32_t chk_space_count(const ChkSpace *sp)
 int chk_space_reserve(ChkSpace *sp, uint32_t n)
 {
     size_t words = ((size_t)n + 63) / 64, old = sp->capend;
-    if (BASE_BUDGET_GROW(sp->mem, sp->parent, sp->capparent, n))
+    if (BASE_BUDGET_GROW(sp->mem, sp->parent, sp->capparent, n) ||
+        (sp->weighted && BASE_BUDGET_GROW(sp->mem, sp->steps, sp->capsteps, n)))
         return -1;
     if (words > sp->capend) {
         if (BASE_BUDGET_GROW(sp->mem, sp->end, sp->capend, words))

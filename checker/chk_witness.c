@@ -36,6 +36,7 @@ typedef struct {
     MdlState c, d;                      /* finding the steps */
     int32_t slotid[64];
     int nstores, nsteps, ncrashes;
+    int broken;                         /* the replay went astray */
     int first_crash_after;
     char first_crash[512];
     char outcome[1024];                 /* the observation witnessed, or "" */
@@ -242,7 +243,8 @@ static void crash(W *w, uint32_t img, int ncrash)
     f.want = R->img.full;
     f.n = (uint32_t)R->p->pm_words;
     f.included = 0;
-    mdl_images(R->m, &w->a, find_image, &f);
+    if (!mdl_images(R->m, &w->a, find_image, &f))
+        w->broken = 1;                  /* the state has no such image */
     for (int j = 0; j < np && j < 64; j++) {
         char nm[64];
         Buf *b = (f.included & (1ull << j)) ? &inc : &exc;
@@ -298,7 +300,7 @@ static int collect_path(W *w, int level, uint32_t target, uint32_t *out,
 static const ChkBest *memo_entry(ChkRun *R, uint32_t img, int d, int err,
                                  uint32_t id)
 {
-    uint32_t mi = chk_recover(R, img, d);
+    uint32_t mi = chk_recover(R, img, d, CHK_NONE);
     const ChkMemo *mm;
     const ChkBest *b;
     uint32_t n, lo = 0, hi;
@@ -325,6 +327,7 @@ static void play(W *w, const Seg *seg, int nseg)
     uint32_t *path = base_malloc(((size_t)R->o.max_steps + 2) * sizeof *path);
     if (!path) {
         chk_fail(R);
+        w->broken = 1;
         return;
     }
     for (int k = 0; k < nseg; k++) {
@@ -343,9 +346,13 @@ static void play(W *w, const Seg *seg, int nseg)
         memset(w->slotid, 0, sizeof w->slotid);
         n = collect_path(w, g->level, g->target, path,
                          (int)R->o.max_steps + 1);
+        if (n < 0)
+            w->broken = 1;
         for (int i = 0; i < n; i++)
-            if (replay_transition(w, path[i], g->level))
+            if (replay_transition(w, path[i], g->level)) {
+                w->broken = 1;
                 break;
+            }
         if (g->err_step != CHK_NONE) {
             MdlStepInfo in;
             MdlError e;
@@ -357,6 +364,8 @@ static void play(W *w, const Seg *seg, int nseg)
                 }
                 put(&w->text, "error: %s\n", e.msg);
                 snprintf(w->error, sizeof w->error, "%s", e.msg);
+            } else {
+                w->broken = 1;
             }
         }
         if (g->crash_img != CHK_NONE)
@@ -365,10 +374,13 @@ static void play(W *w, const Seg *seg, int nseg)
     base_free(path);
 }
 
-static void finish(W *w, ChkViolation *v, int kind)
+/* Fills v; returns the steps replayed, or -1 (ChkRun's witness
+   functions). */
+static int finish(W *w, ChkViolation *v, int kind)
 {
     ChkRun *R = w->R;
     Buf js = {0};
+    int steps = w->broken || R->failed ? -1 : w->nsteps;
     put(&js, "{\"kind\":\"%s\",\"steps\":[%s],\"crashes\":[%s]",
         chk_vkind_names[kind], w->steps.len ? w->steps.s : "",
         w->crashes.len ? w->crashes.s : "");
@@ -404,6 +416,7 @@ static void finish(W *w, ChkViolation *v, int kind)
     base_free(w->b.w);
     base_free(w->c.w);
     base_free(w->d.w);
+    return steps;
 }
 
 static int start(W *w, ChkRun *R)
@@ -427,15 +440,19 @@ static int start(W *w, ChkRun *R)
 
 /* Recovery segments from main image img towards observation (or error) id,
    appended to seg; returns the new count. */
-static int recovery_segs(ChkRun *R, Seg *seg, int n, uint32_t img, int err,
+static int recovery_segs(W *w, Seg *seg, int n, uint32_t img, int err,
                          uint32_t id)
 {
+    ChkRun *R = w->R;
     int d = R->o.crash_depth - 1;
-    while (n < MAXSEG && d >= 0) {
-        const ChkBest *b = memo_entry(R, img, d, err, id);
+    for (;;) {
+        const ChkBest *b = n < MAXSEG && d >= 0
+                               ? memo_entry(R, img, d, err, id) : NULL;
         Seg *g = &seg[n++];
-        if (!b)
+        if (!b) {
+            w->broken = 1;              /* the memo has lost the way */
             return n - 1;
+        }
         g->level = R->o.crash_depth - d;
         g->img = img;
         g->target = b->state;
@@ -459,24 +476,24 @@ static void main_seg(Seg *seg)
 
 /* The main program to the first crash point with image img, then the
    recoveries towards observation (or error) id; returns the segments. */
-static int through_recovery(ChkRun *R, Seg *seg, uint32_t img, int err,
+static int through_recovery(W *w, Seg *seg, uint32_t img, int err,
                             uint32_t id)
 {
-    seg[0].target = R->img.img[img].state;
+    seg[0].target = w->R->img.img[img].state;
     seg[0].crash_img = img;
-    return recovery_segs(R, seg, 1, img, err, id);
+    return recovery_segs(w, seg, 1, img, err, id);
 }
 
-void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
+int chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
 {
     W w;
     Seg seg[MAXSEG];
     int n = 1;
     if (start(&w, R))
-        return;
+        return -1;
     main_seg(seg);
     if (ph == LIT_RECOVERED) {
-        n = through_recovery(R, seg, R->outs[ph].o[o].aux, 0,
+        n = through_recovery(&w, seg, R->outs[ph].o[o].aux, 0,
                              R->outs[ph].o[o].state);
     } else {
         seg[0].target = R->outs[ph].o[o].state;
@@ -505,23 +522,23 @@ void chk_witness(ChkRun *R, ChkViolation *v, int ph, uint32_t o)
             base_str_free(&ib);
         }
     }
-    finish(&w, v, v->kind);
+    return finish(&w, v, v->kind);
 }
 
-void chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
+int chk_witness_error(ChkRun *R, ChkViolation *v, uint32_t err)
 {
     W w;
     Seg seg[MAXSEG];
     int n = 1;
     if (start(&w, R))
-        return;
+        return -1;
     main_seg(seg);
     if (R->err[err].img == CHK_NONE) {
         seg[0].target = R->err[err].main_state;
         seg[0].err_step = R->err[err].main_step;
     } else {
-        n = through_recovery(R, seg, R->err[err].img, 1, err);
+        n = through_recovery(&w, seg, R->err[err].img, 1, err);
     }
     play(&w, seg, n);
-    finish(&w, v, CHK_V_ERROR);
+    return finish(&w, v, CHK_V_ERROR);
 }

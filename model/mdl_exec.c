@@ -934,7 +934,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     nev = m->ops->events(m, s, L, codes, 128);
     assert(nev >= 0 && nev <= 128);
     if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
-        int i = red_por_ample(m, s, L, codes, nev, out);
+        int i = red_por_ample(m, s, L, codes, nev, out, &m->chain);
         if (i >= 0) {
             succ(ctx, (uint32_t)i, out);
             return 1;
@@ -947,6 +947,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 TS_RUN)
                 continue;
             r = red_por_transition(m, s, L, (uint32_t)i, out, &e, &len);
+            m->chain = len;
             if (r == MDL_OK) {
                 n++;
                 if (succ(ctx, (uint32_t)i, out))
@@ -957,6 +958,7 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                 moved = 1;
             }
         }
+    m->chain = 1;
     for (int i = 0; i < nev; i++)
         if (run_step(m, s, L, MDL_STEP_EVENT | codes[i], out, NULL, &e) ==
             MDL_OK) {
@@ -971,6 +973,11 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     return n;
 }
 
+int mdl_succ_steps(const Model *m)
+{
+    return m->chain;
+}
+
 int mdl_chain(Model *m, const MdlState *s, uint32_t step)
 {
     MdlError e;
@@ -983,6 +990,11 @@ int mdl_chain(Model *m, const MdlState *s, uint32_t step)
 int mdl_observed(const Model *m, int32_t word)
 {
     return !m->projected || m->observed[word];
+}
+
+int mdl_lines_projected(const Model *m)
+{
+    return m->kept != NULL;
 }
 
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,

@@ -280,10 +280,19 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
    gives it) executes: 1, or more when MDL_FUSE runs the invisible steps
    after it. A witness replays them one by one with mdl_apply. */
 int mdl_chain(Model *m, const MdlState *s, uint32_t step);
+/* Inside a MdlSuccFn: the number of instructions of the transition being
+   reported (mdl_chain's count, without executing it again; 1 for a model
+   event). */
+int mdl_succ_steps(const Model *m);
 /* Whether a crash image's PM word w can matter to a check: always, unless
    MDL_SLICE found that nothing reads it; then images hold its initial
    value. */
 int mdl_observed(const Model *m, int32_t word);
+/* Whether MDL_SLICE left the hierarchy state of some lines out of the
+   states (hw keeps only the lines an observed word needs): a path of the
+   reduced states may then skip events the full semantics takes, so it is
+   no bound on a witness of the graph without reductions. */
+int mdl_lines_projected(const Model *m);
 /* Replays one instruction (or model event) of s into out; 0 ok, 1 the
    step failed (e filled), -1 no such step. */
 int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,

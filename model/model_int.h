@@ -122,6 +122,8 @@ struct Model {
     uint32_t max_words;
     uint64_t *stash;                    /* dram_words: launch switches */
     MdlState succ;                      /* successors under construction */
+    int chain;                          /* instructions of the successor
+                                           being reported (mdl_succ_steps) */
     MdlState trial;                     /* a step tried by the reductions */
     int64_t *img;                       /* pm_words, image enumeration */
     char notes[512];
@@ -207,7 +209,7 @@ int red_por_transition(Model *m, const MdlState *s, const MdlLaunch *L,
    codes: the nev model events enabled at s (hw's default mode), which the
    step must commute with. */
 int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
-                  const uint32_t *codes, int nev, MdlState *out);
+                  const uint32_t *codes, int nev, MdlState *out, int *n);
 
 
 const MdlLaunch *mdl_launch_of(const Model *m, const MdlState *s);

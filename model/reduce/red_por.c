@@ -314,14 +314,14 @@ int red_por_class(Model *m, const MdlState *s, int i, MdlState *out)
 }
 
 int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
-                  const uint32_t *codes, int nev, MdlState *out)
+                  const uint32_t *codes, int nev, MdlState *out, int *n)
 {
     if (L->kernel < 0 || L->nthreads > RED_MAX_THREADS)
         return -1;
     for (int i = 0; i < L->nthreads; i++) {
         MdlInstr d;
         MdlError e;
-        int grow, n, cl, c;
+        int grow, cl, c;
         if (mdl_decode(m, s, i, &d) ||
             ((d.flags & MDL_I_BACK) && red_access_sticky(m, L, i, d.pc)))
             continue;
@@ -337,9 +337,9 @@ int red_por_ample(Model *m, const MdlState *s, const MdlLaunch *L,
             !independent(m, s, L, i, &d, c, cl, out, codes, nev, &grow) ||
             (cl == CL_SHRINK && grow))
             continue;
-        n = 1;
+        *n = 1;
         if (m->mode & MDL_FUSE)
-            fuse(m, out, L, i, &n);
+            fuse(m, out, L, i, n);
         return i;
     }
     return -1;

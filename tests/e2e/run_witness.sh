@@ -108,3 +108,67 @@ Witness counterexample (1 crash), violation 1:
 OUT
 assert_same "the outcome's witness with one crash" got want
 assert_eq "violations.depth" "$(q o.db "SELECT depth FROM violations")" 1
+
+# Issue 28: the default mode's witness is as short as --no-reduce's. Thread
+# 0 takes three register steps before its store, thread 1 stores first; the
+# reduced graph ran thread 0's steps first (its ample step) and thread 1's
+# after its store (fused): 7 steps. --naive adds the persist, a step of its
+# own there.
+cat >ex.litmus <<'LIT'
+test Ex "issue 28: a crash one store away"
+pm x = 0
+pm y = 0
+kernel k grid 1 block 2 {
+  thread 0 {
+    add r1, r1, 1
+    add r1, r1, 1
+    add r1, r1, 1
+    st y, 1
+  }
+  thread 1 {
+    st x, 1
+    add r1, r1, 1
+    add r1, r1, 1
+    add r1, r1, 1
+  }
+}
+check crash ~exists (x == 1)
+LIT
+cat >want <<'OUT'
+Witness counterexample (1 crash):
+  main program:
+    1. k thread 1 line 12: st x, 1  -- x = 1 [#1]
+  crash 1 after step 1: image includes #1 x = 1; lacks none
+    image: x=1; y=0
+  outcome: x=1
+OUT
+for mode in "" --no-reduce --no-fuse --no-por --threads=1; do
+    expect_rc 1 "$GPMC" run ex.litmus --model epoch $mode
+    sed -n '/^Witness/,/^  outcome:/p' out >got
+    assert_same "the issue's witness ($mode)" got want
+    [ ! -s err ] || fail "notes on stderr ($mode): $(cat err)"
+done
+expect_rc 1 "$GPMC" run ex.litmus --model epoch --naive
+assert_eq "--naive's steps" "$(grep -c '^    [0-9]*\. ' out)" 2
+
+# --max-steps counts program steps in every mode: 100 iterations of two
+# instructions and a store are 201 (fusion made each iteration one
+# transition, which was counted as one step).
+cat >loop.litmus <<'LIT'
+test Loop "a counted loop of 201 steps"
+dram x = 0
+kernel k grid 1 block 1 {
+L: add r1, r1, 1
+  blt r1, 100, L
+  st x, r1
+}
+check final forall (x == 100)
+LIT
+for mode in "" --no-reduce --naive; do
+    expect_rc 1 "$GPMC" run loop.litmus --model epoch --max-steps 200 $mode
+    assert_eq "status at 200 ($mode)" "$(grep '^Status' out)" \
+        "Status incomplete: max-steps (200) reached"
+    expect_rc 0 "$GPMC" run loop.litmus --model epoch --max-steps 201 $mode
+    assert_eq "verdict at 201 ($mode)" "$(grep '^Verdict' out)" \
+        "Verdict Loop epoch 0 Ok -"
+done
