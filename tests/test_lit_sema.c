@@ -197,20 +197,20 @@ static void test_sizes_and_limits(void **state)
                  "t.litmus:2:6: error: size of 'a' must be positive, got 0");
     assert_error("test t\ndram a[-3]",
                  "t.litmus:2:8: error: size of 'a' must be positive, got -3");
-    assert_error("test t\npm a[16777217]",
-                 "t.litmus:2:6: error: size of 'a' is 16777217; at most "
-                 "16777216 is allowed");
+    assert_error("test t\npm a[67108865]",
+                 "t.litmus:2:6: error: size of 'a' is 67108865; at most "
+                 "67108864 is allowed");
     assert_error("test t\nkernel k grid 0 block 1 { }",
                  "t.litmus:2:15: error: grid must be positive, got 0");
     assert_error("test t\nkernel k grid 1 block -1 { }",
                  "t.litmus:2:23: error: block must be positive, got -1");
     assert_error("test t\nkernel k grid 1 block 1 warp 0 { }",
                  "t.litmus:2:30: error: warp must be positive, got 0");
-    assert_error("test t\nkernel k grid 1024 block 1025 { }",
-                 "t.litmus:2:10: error: kernel 'k' has 1049600 threads; at "
-                 "most 1048576 are allowed");
-    assert_error("test t\nkernel k grid 2000000 block 1 { }",
-                 "t.litmus:2:15: error: grid is 2000000; at most 1048576 is "
+    assert_error("test t\nkernel k grid 4096 block 1025 { }",
+                 "t.litmus:2:10: error: kernel 'k' has 4198400 threads; at "
+                 "most 4194304 are allowed");
+    assert_error("test t\nkernel k grid 5000000 block 1 { }",
+                 "t.litmus:2:15: error: grid is 5000000; at most 4194304 is "
                  "allowed");
     assert_error("test t\npm a = 0 line -1",
                  "t.litmus:2:15: error: line must be >= 0, got -1");

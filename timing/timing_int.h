@@ -99,6 +99,10 @@ typedef struct {
     int32_t waiters;                    /* chain of requests waiting on it */
     int32_t way;                        /* fill: L2 line; load: L1 line */
     int32_t bank, row;                  /* at the controller */
+    int32_t rkey;                       /* its (controller, bank, row) in
+                                           its space (tm_mc.c) */
+    int32_t prev, rnext;                /* queued at a bank: the bank's
+                                           list back, its row's chain */
     int32_t wait;                       /* drain: writes it waits for */
     int64_t seq;                        /* at the controller: arrival */
 } TmReq;
@@ -138,6 +142,7 @@ typedef struct {
    writes apart, each list in arrival order. */
 typedef struct {
     int32_t row;                        /* open row, -1 none */
+    int32_t open_key;                   /* its rkey, -1 none */
     int32_t wb_head;                    /* writes in the row buffer */
     Tick free;                          /* when it takes a command */
     int32_t rd_head, rd_tail, wr_head, wr_tail;
@@ -272,6 +277,10 @@ typedef struct Tm {
     TmSm *sm;
     TmPart *part;
     TmCtrl *ctrl;
+    int32_t nkeys[2];                   /* rkeys per space (PM, DRAM) */
+    int32_t *row_head[2][2];            /* [class][space]: per rkey, the
+                                           oldest queued request, -1 */
+    int32_t *row_tail[2][2];
 
     /* the current launch */
     MdlLaunchView L;
