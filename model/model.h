@@ -134,7 +134,19 @@ typedef struct {
     MdlRule release;                    /* a collective pbar.wg / pbar.kr,
                                            when its group releases */
     MdlRule psync;
+    unsigned char pipe;                 /* MDL_PIPE_*: how the model's
+                                           reference hardware carries the
+                                           persists its stores force (the
+                                           timing layer, tm_pipe.c) */
 } MdlPolicy;
+
+enum {
+    MDL_PIPE_NONE,                      /* stores force nothing as they
+                                           issue (barriers do) */
+    MDL_PIPE_INORDER                    /* every PM store persists in order
+                                           through its SM's in-order persist
+                                           buffer; the warp goes on */
+};
 
 /* The hierarchy's rules under configuration c: mdl_hwrules, or GPM's PCIe
    path (mdl_hwrules_pcie) when c says pm_path = pcie. What a program's own

@@ -44,7 +44,9 @@ enum {
     TM_ICNT_LAT = 32,       /* icnt cycles: one crossbar traversal */
     TM_FLIT = 32,           /* bytes of payload per flit */
     TM_MC_LAT = 12,         /* mem cycles: controller front end */
-    TM_STARVE = 64          /* warp issues a ready thread may be passed */
+    TM_STARVE = 64,         /* warp issues a ready thread may be passed */
+    TM_PB_ENTRIES = 64      /* an SM's in-order persist buffer (tm_pipe.c;
+                               ours: no document gives its size, a WPQ's) */
 };
 
 enum { EV_WARP, EV_REQ, EV_MC };
@@ -85,7 +87,8 @@ enum {
     F_INVAL = 1,        /* clflush: drop the L2 and L1 copies */
     F_ACKNVM = 2,       /* acknowledge once written to NVM, not once queued */
     F_THROUGH = 4,      /* atomic: also written through (strict) */
-    F_WRITE = 8         /* counts in its warp's outstanding writes */
+    F_WRITE = 8,        /* counts in its warp's outstanding writes */
+    F_PIPE = 16         /* an entry of its SM's persist buffer (tm_pipe.c) */
 };
 
 typedef struct {
@@ -105,6 +108,7 @@ typedef struct {
                                            list back, its row's chain */
     int32_t wait;                       /* drain: writes it waits for */
     int64_t seq;                        /* at the controller: arrival */
+    int64_t pbe;                        /* F_PIPE: its persist buffer entry */
 } TmReq;
 
 /* ---- caches --------------------------------------------------------------- */
@@ -130,6 +134,13 @@ typedef struct {
     int issued;
     int32_t ctas;                       /* resident CTAs */
     TmCache l1;
+    /* The in-order persist buffer (tm_pipe.c): entries pb_head ..
+       pb_tail - 1, entry e at index e - pb_base of the arrays */
+    int64_t pb_base, pb_head, pb_tail;
+    size_t pb_cap, pb_capg;             /* of pb_done, pb_gseq */
+    uint8_t *pb_done;                   /* per entry: persisted */
+    int64_t *pb_gseq;                   /* per entry: its global number */
+    TmVec pb_full;                      /* warps waiting for an entry */
 } TmSm;
 
 typedef struct {
@@ -173,7 +184,9 @@ enum {
     PA_OBS = 8,         /* … and the dirty lines it read (epoch, bepoch) */
     PA_BG = 16,         /* in the background: no stall */
     PA_WAITBG = 32,     /* wait for the background flushes ordered so far */
-    PA_DRAIN = 64       /* then drain every WPQ (hw) */
+    PA_DRAIN = 64,      /* then drain every WPQ (hw) */
+    PA_PIPE = 128       /* wait until every persist buffer has persisted
+                           what it held at issue (strict's psync) */
 };
 
 enum { B_WARP, B_SCOPE, B_BG };
@@ -186,7 +199,7 @@ typedef struct {
 
 enum {
     PB_FENCE, PB_ARRIVE, PB_FLUSH, PB_FLUSHWAIT, PB_DRAIN, PB_DRAINWAIT,
-    PB_WAITBG, PB_END
+    PB_WAITBG, PB_PIPEWAIT, PB_END
 };
 
 /* ---- threads, warps, scopes ------------------------------------------------ */
@@ -203,7 +216,7 @@ typedef struct {
     TmVec bg;                           /* background batches ordering it */
 } TmThread;
 
-enum { W_NONE, W_FENCE, W_PB, W_REG };
+enum { W_NONE, W_FENCE, W_PB, W_REG, W_PIPE };
 enum { C_NONE, C_FENCE, C_PBAR, C_BAR, C_MEM };
 
 typedef struct {
@@ -214,6 +227,8 @@ typedef struct {
     uint8_t wait;                       /* W_* */
     uint8_t pb_stage, pb_op;
     int32_t pb_batch;
+    int64_t pb_target;                  /* PB_PIPEWAIT: global entry number
+                                           every buffer must pass */
     int32_t wait_reg;
     int cause;                          /* C_*: open stall interval */
     Tick since;
@@ -306,6 +321,8 @@ typedef struct Tm {
     int done;                           /* the main program has ended */
 
     TmVec psync;                        /* warps waiting for bg batches */
+    TmVec pipewait;                     /* warps in PB_PIPEWAIT */
+    int64_t pb_gseq;                    /* persist buffer entries so far */
     int32_t *stamp;                     /* per PM line: dedupe mark */
     int32_t stampv;
     int32_t *lines;                     /* scratch */
@@ -353,6 +370,13 @@ int tm_pb_collective(const Tm *t, int op); /* pbar.wg/kr collective here */
 void tm_thr_update(Tm *t, int32_t slot);
 void tm_batch_dec(Tm *t, int32_t b);
 void tm_own_add(Tm *t, TmVec *v, int32_t line);
+
+/* tm_pipe.c */
+void tm_pipe_push(Tm *t, int32_t sm, int32_t r);
+void tm_pipe_done(Tm *t, const TmReq *r);
+int tm_pipe_full(const Tm *t, int32_t sm);
+int tm_pipe_passed(const Tm *t, int64_t target); /* every buffer */
+void tm_pipe_free(Tm *t);
 
 /* tm_mem.c */
 void tm_mem_init(Tm *t);

@@ -438,6 +438,7 @@ int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
     base_free(t->b);
     base_free(t->heap);
     base_free(t->psync.v);
+    tm_pipe_free(t);
     base_free(t->lines);
     mdl_free(t->m);
     base_arena_free(t->larena);
