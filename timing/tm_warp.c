@@ -207,6 +207,31 @@ static int32_t key_line(int32_t key)
     return key >= 0 ? key : -1 - key;
 }
 
+/* Whether PM stores of the timed model go through the in-order persist
+   buffers (tm_pipe.c): every PM store persists as it issues (strict) and
+   the policy's reference hardware pipelines them. */
+static int piped(const Tm *t, const MdlInstr *d)
+{
+    return d->space == LIT_PM && (d->flags & MDL_I_WRITE) &&
+           (t->pol->store_deps & MDL_SET_ALL) &&
+           t->pol->pipe == MDL_PIPE_INORDER;
+}
+
+/* A PM store that its SM's persist buffer has no room for does not issue:
+   the warp waits (a fence stall) until an entry retires. The buffer may
+   then take the whole warp's lines, going past TM_PB_ENTRIES by at most
+   one instruction's. */
+static int pipe_full(Tm *t, int32_t wi, const MdlInstr *d)
+{
+    TmWarp *w = &t->w[wi];
+    if (!piped(t, d) || !tm_pipe_full(t, w->sm))
+        return 0;
+    tm_vec_push(t, &t->sm[w->sm].pb_full, wi);
+    tm_set_wait(t, wi, W_PIPE);
+    tm_cause(t, w, C_FENCE, t->now);
+    return 1;
+}
+
 /* Loads, stores and atomics. A model whose every store depends on all of P
    (strict) is timed by writing every PM store through: with an in-order
    persist pipe (its policy's `pipe`, tm_pipe.c) each write enters the SM's
@@ -223,7 +248,7 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
     int atom = write && (d->flags & MDL_I_READ), rd = dest_reg(d);
     int strict = (t->pol->store_deps & MDL_SET_ALL) && space == LIT_PM &&
                  write;
-    int pipe = strict && t->pol->pipe == MDL_PIPE_INORDER;
+    int pipe = piped(t, d);
     unsigned wr = pipe ? F_PIPE : F_WRITE;
     unsigned wt_ack = space == LIT_PM &&
                       (t->wt_ack_nvm || (strict && t->volatile_wpq))
@@ -280,10 +305,8 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
         w->ready = start + 1;
     if (w->ready > t->now + 1)
         tm_cause(t, w, C_MEM, t->now + 1);
-    if (pipe ? tm_pipe_full(t, w->sm) : strict) {
-        if (pipe)
-            tm_vec_push(t, &t->sm[w->sm].pb_full, wi);
-        tm_set_wait(t, wi, pipe ? W_PIPE : W_FENCE);
+    if (strict && !pipe) {
+        tm_set_wait(t, wi, W_FENCE);
         tm_cause(t, w, C_FENCE, w->ready);
     }
 }
@@ -439,7 +462,7 @@ static void issue(Tm *t, int32_t wi)
         return;
     }
     if (mdl_decode(t->m, &t->s, t->grp[0], &t->dec[0]) ||
-        scoreboard(t, wi, d))
+        scoreboard(t, wi, d) || pipe_full(t, wi, d))
         return;
     tm_cause(t, w, C_NONE, t->now);
     sm->issued++;
