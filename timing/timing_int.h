@@ -45,8 +45,8 @@ enum {
     TM_FLIT = 32,           /* bytes of payload per flit */
     TM_MC_LAT = 12,         /* mem cycles: controller front end */
     TM_STARVE = 64,         /* warp issues a ready thread may be passed */
-    TM_PB_ENTRIES = 64      /* an SM's in-order persist buffer (tm_pipe.c;
-                               ours: no document gives its size, a WPQ's) */
+    TM_PB_ENTRIES = 256     /* an SM's in-order persist buffer (tm_pipe.c;
+                               ours, measured: specs/timing.md) */
 };
 
 enum { EV_WARP, EV_REQ, EV_MC };

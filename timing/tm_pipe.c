@@ -14,8 +14,9 @@
  * order they entered, so a later persist is never counted before an
  * earlier one of the SM: persist order follows the SM's issue order, which
  * is strict's order for the SM's threads. The warp goes on after its store
- * issues; it waits (a fence stall) only when its SM's buffer holds
- * TM_PB_ENTRIES or more entries, until one retires. So the latency of a
+ * issues; a store that finds its SM's buffer holding TM_PB_ENTRIES or
+ * more entries does not issue, and its warp waits (a fence stall) until
+ * one retires (tm_warp.c, pipe_full). So the latency of a
  * persist is hidden by the other warps, as long as the buffer and the
  * memory keep up; the memory's bandwidth is still paid in full. A fence
  * (sfence, membar) does not wait for buffered persists: the buffer already
@@ -24,8 +25,8 @@
  * entered any buffer before it (a global entry number, pb_gseq), the
  * kernel's end (the join) until every request is done.
  *
- * Ours, not a document's: the buffer's size (TM_PB_ENTRIES, a WPQ's 64), one
- * buffer per SM, and that the order between SMs is not enforced by the
+ * Ours, not a document's: the buffer's size (TM_PB_ENTRIES, 256: eight
+ * warp stores; specs/timing.md has the measurements), one buffer per SM, and that the order between SMs is not enforced by the
  * timing (the semantics decide what a crash may see; the cost of
  * cross-SM ordering through observed values is not modelled).
  */
