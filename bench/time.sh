@@ -21,7 +21,7 @@ MODEL=${MODEL:-hw}
 mkdir -p "$OUT"
 CSV=$OUT/time.csv
 echo "workload,params,model,cycles,cpu_s,rss_mb,status" > "$CSV"
-printf '%-10s %-34s %-6s %12s %8s %8s\n' workload params model cycles cpu_s rss_mb
+printf '%-10s %-44s %-6s %12s %8s %8s\n' workload params model cycles cpu_s rss_mb
 
 row() {  # name file params...
     name=$1 file=$2
@@ -33,7 +33,7 @@ row() {  # name file params...
     cyc=$(awk -F, 'NR == 2 { print $3 }' "$log")
     cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$log.t")
     rss=$(awk '{ printf "%d", $3 / 1024 }' "$log.t")
-    printf '%-10s %-34s %-6s %12s %8s %8s\n' "$name" "$*" "$MODEL" "${cyc:--}" \
+    printf '%-10s %-44s %-6s %12s %8s %8s\n' "$name" "$*" "$MODEL" "${cyc:--}" \
         "$cpu" "$rss"
     echo "$name,$*,$MODEL,${cyc:-},$cpu,$rss,$st" >> "$CSV"
     [ "$st" = ok ] || { cat "$log" >&2; exit 1; }
