@@ -9,6 +9,7 @@
 #                   threads, the 8-thread goal (bench/README.md; ~11 min)
 #   make paper      the documents' claims against the timing model: the
 #                   table in specs/timing.md and specs/paper/*.svg
+#   make ptx        recompile the bundled CUDA files' committed .ptx (clang)
 #   make deps       install missing build and test dependencies (Debian)
 #   make V=1 ...    show the compiler's command lines
 #   make install PREFIX=/usr/local
@@ -23,8 +24,10 @@ CFLAGS  := -std=c11 -Wall -Wextra -Werror -g $(OPT) $(SAN) \
 LDLIBS  := -lsqlite3 -lm -pthread
 # What building and running need (graphviz draws the witnesses of the HTML
 # report), and what only the tests need on top (chromium opens the HTML
-# report in tests/e2e/report_html.sh; clang compiles the CUDA that
-# tests/e2e/fix_cuda.sh fixes; patch applies fix's diffs in fix_lin.sh).
+# report in tests/e2e/report_html.sh; clang compiles the CUDA files of the
+# tests (tests/e2e/cuda_*.sh, `make ptx`) and the CUDA that tests/e2e/fix_cuda.sh fixes; patch applies fix's
+# diffs in fix_lin.sh; `make run` reads the bundled CUDA files' committed
+# .ptx).
 DEBS_RUN  := gcc make libsqlite3-dev graphviz
 DEBS_TEST := libcmocka-dev sqlite3 python3 chromium clang patch
 V       ?= 0
@@ -39,7 +42,8 @@ LIBOBJS := $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTS   := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 HDRS    := $(foreach d,$(SUBSYS),$(wildcard $(d)/*.h)) $(wildcard tests/*.h)
 
-.PHONY: all test unit e2e asan fuzz run bench paper deps deps-run install clean
+.PHONY: all test unit e2e asan fuzz run bench paper ptx deps deps-run install \
+        clean
 .DEFAULT_GOAL := all
 
 all: gpmc
@@ -70,7 +74,8 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libgpmc.a $(HDRS)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libgpmc.a -lcmocka $(LDLIBS)
 
 # The fuzz targets, replayed over their seeds and regression inputs.
-FUZZ_SRCS := tests/fuzz/fuzz_parse.c tests/fuzz/fuzz_check.c
+FUZZ_SRCS := tests/fuzz/fuzz_parse.c tests/fuzz/fuzz_check.c \
+             tests/fuzz/fuzz_ptx.c
 $(BUILD)/tests/test_fuzz_replay: tests/test_fuzz_replay.c $(FUZZ_SRCS) \
                                  tests/fuzz/fuzz.h $(BUILD)/libgpmc.a $(HDRS)
 	@mkdir -p $(dir $@)
@@ -105,20 +110,22 @@ asan: deps
 	  unit e2e
 
 # libFuzzer (clang from Debian): each target runs FUZZ_TIME seconds from
-# tests/fuzz/seeds (the corpus it grows stays in build-fuzz/); a crash is
+# tests/fuzz/seeds (fuzz_ptx: tests/fuzz/seeds-ptx, clang's PTX with a
+# launch line first; the corpus it grows stays in build-fuzz/); a crash is
 # written to build-fuzz/ and ends the run with an error. Add each as a
-# regression input under tests/fuzz/regress (replayed by `make test`).
-# FUZZ_TIMEOUT is libFuzzer's limit for one input (its default, 30 s, was
-# met by a 0.5 s seed on a loaded machine): fuzz_check bounds its own work
-# per input to FUZZ_INPUT_S seconds of explorations (tests/fuzz/
-# fuzz_check.c), so only a hang passes FUZZ_TIMEOUT.
+# regression input under tests/fuzz/regress (fuzz_ptx: regress-ptx),
+# replayed by `make test`. FUZZ_TIMEOUT is libFuzzer's limit for one input
+# (its default, 30 s, was met by a 0.5 s seed on a loaded machine):
+# fuzz_check bounds its own work per input to FUZZ_INPUT_S seconds of
+# explorations (tests/fuzz/fuzz_check.c), so only a hang passes
+# FUZZ_TIMEOUT.
 FUZZ_CC   ?= clang
 FUZZ_TIME ?= 120
 FUZZ_TIMEOUT ?= 300
 FUZZ_INPUT_S ?= 10
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
-FUZZ_TARGETS := fuzz_parse fuzz_check
+FUZZ_TARGETS := fuzz_parse fuzz_check fuzz_ptx
 
 fuzz: deps
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
@@ -127,17 +134,19 @@ fuzz: deps
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  $(FUZZ_CC) -std=c11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -I. \
 	    -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -DFUZZ_TARGET=$$t \
-	    -o build-fuzz/$$t tests/fuzz/entry.c tests/fuzz/$$t.c \
+	    -o build-fuzz/$$t tests/fuzz/entry.c $(FUZZ_SRCS) \
 	    build-fuzz/libgpmc.a $(LDLIBS); \
 	  mkdir -p build-fuzz/corpus-$$t; \
+	  s=seeds; r=regress; d=litmus.dict; \
+	  if [ $$t = fuzz_ptx ]; then s=seeds-ptx; r=regress-ptx; d=ptx.dict; fi; \
 	  echo "== $$t for $(FUZZ_TIME) s"; \
 	  $(SAN_ENV) GPMC_FUZZ_INPUT_S=$(FUZZ_INPUT_S) nice -n 10 \
 	    build-fuzz/$$t -max_total_time=$(FUZZ_TIME) \
-	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=4096 \
+	    -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=8192 \
 	    -print_final_stats=1 \
-	    -dict=tests/fuzz/litmus.dict \
+	    -dict=tests/fuzz/$$d \
 	    -artifact_prefix=build-fuzz/$$t- build-fuzz/corpus-$$t \
-	    tests/fuzz/seeds tests/fuzz/regress; \
+	    tests/fuzz/$$s tests/fuzz/$$r; \
 	done
 
 # The suite's line per check goes to RUN_OUT/suite.log; the terminal gets
@@ -161,6 +170,12 @@ run: deps-run $(RUN_GPMC)
 	$(RUN_GPMC) report html --db $(RUN_OUT)/gpmc.db \
 	  -o $(RUN_OUT)/report.html || st=3; \
 	echo; echo "HTML report: $(RUN_OUT)/report.html"; exit $$st
+
+# The PTX committed beside the bundled .cu files (litmus/suite/cuda), which
+# lets `make run` check them without clang: recompiled where stale (add
+# PTX_FLAGS=-f to recompile all, after a clang upgrade).
+ptx: gpmc
+	@sh litmus/suite/mkptx.sh $(PTX_FLAGS) ./gpmc litmus/suite
 
 bench: gpmc
 	$(call install-missing,gnuplot-nox spin time)

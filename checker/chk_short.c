@@ -236,11 +236,11 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
     char err[256];
     int64_t left = R->mem.limit - atomic_load(&R->mem.used), peak;
     unsigned mode = MDL_POR;
-    int crash = 0, errors = 0;
+    int crash = 0, errors = 0, lastless = 0;
     memset(&G, 0, sizeof G);
     G.g = base_calloc((size_t)n, sizeof *G.g);
     if (!G.g) {
-        *why = "out of memory";
+        chk_fail(R);
         return 0;
     }
     for (int k = 0; k < n; k++) {
@@ -277,13 +277,14 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
     if (!S.m || chk_run_setup(&S, err, sizeof err)) {
         chk_run_teardown(&S);
         base_free(G.g);
-        *why = "out of memory";
+        chk_fail(R);
         return 0;
     }
     /* The last crash's recovery reaches only terminal states, unless a
        runtime error through recovery is wanted */
     if (G.recover && !(R->p->has_recover && errors)) {
         last = mdl_new(R->p, R->o.model, mode | MDL_POR, err, sizeof err);
+        lastless = !last;
         S.lvl[R->o.crash_depth].m = last;
     }
     S.goals = &G;
@@ -308,6 +309,13 @@ static int64_t search(ChkRun *R, ChkWant *w, int n, int *done,
     }
     *why = S.status != CHK_DONE ? S.reason : NULL;
     peak = atomic_load(&S.mem.peak);
+    /* Memory, unlike the search's budget, is a limit of the check: it
+       ends incomplete, as when the reduced run itself runs out */
+    if (S.failed || lastless) {
+        if (atomic_load(&S.mem.failed) == BASE_BUDGET_OVER)
+            atomic_store(&R->mem.failed, BASE_BUDGET_OVER);
+        chk_fail(R);
+    }
     chk_run_teardown(&S);
     mdl_free(last);
     base_free(G.g);
@@ -318,6 +326,8 @@ int64_t chk_short_witnesses(ChkRun *R, ChkWant *w, int n)
 {
     int *done = base_calloc((size_t)n + 1, sizeof *done);
     const char *why = NULL;
+    if (!done)
+        chk_fail(R);
     int64_t peak = 0;
     int reduced = (R->mode & (MDL_FUSE | MDL_POR | MDL_SLICE)) &&
                   R->status == CHK_DONE, left = 0;

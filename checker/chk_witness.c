@@ -137,6 +137,8 @@ static void step_json(W *w, const MdlStepInfo *in, int level, int store,
     put(&w->steps, "}");
 }
 
+/* stores: the first pending store the step created (0: none); a vector
+   store creates in->ncreated, numbered from it. */
 static void describe(W *w, const MdlStepInfo *in, int store)
 {
     const ChkRun *R = w->R;
@@ -153,8 +155,12 @@ static void describe(W *w, const MdlStepInfo *in, int store)
         put(&w->text, "%s", in->instr);
     if (in->effect[0])
         put(&w->text, "  -- %s", in->effect);
-    if (store > 0)
-        put(&w->text, " [#%d]", store);
+    if (store > 0) {
+        put(&w->text, " [");
+        for (int k = 0; k < in->ncreated; k++)
+            put(&w->text, "%s#%d", k ? " " : "", store + k);
+        put(&w->text, "]");
+    }
     put(&w->text, "\n");
 }
 
@@ -182,20 +188,30 @@ static int replay(W *w, uint32_t step, int level)
         for (; k < 64; k++)
             w->slotid[k] = 0;
     }
-    if (in.created >= 0 && in.created < 64) {
+    /* new stores, in the order they were inserted (each moves the slots
+       at and above it up); then each one's dependencies, in the slots
+       they have after the step */
+    for (int k = 0; k < in.ncreated; k++) {
+        int32_t c = in.created[k];
+        if (c < 0 || c >= 64)
+            continue;
+        int id = ++w->nstores;
+        store = store ? store : id;
+        memmove(&w->slotid[c + 1], &w->slotid[c],
+                (size_t)(63 - c) * sizeof *w->slotid);
+        w->slotid[c] = id;
+    }
+    if (store) {
         MdlPending pend[64];
         int np = mdl_pending(R->m, &w->b, pend, 64);
-        store = ++w->nstores;
-        memmove(&w->slotid[in.created + 1], &w->slotid[in.created],
-                (size_t)(63 - in.created) * sizeof *w->slotid);
-        w->slotid[in.created] = store;
-        if (in.created < np)
-            for (int j = 0; j < np; j++)
-                if (pend[in.created].deps & (1ull << j)) {
-                    if (w->deps.len)
-                        put(&w->deps, ",");
-                    put(&w->deps, "[%d,%d]", store, w->slotid[j]);
-                }
+        for (int i = 0; i < np; i++)
+            if (w->slotid[i] >= store)
+                for (int j = 0; j < np; j++)
+                    if (pend[i].deps & (1ull << j)) {
+                        if (w->deps.len)
+                            put(&w->deps, ",");
+                        put(&w->deps, "[%d,%d]", w->slotid[i], w->slotid[j]);
+                    }
     }
     describe(w, &in, store);
     step_json(w, &in, level, store, &ac);

@@ -96,6 +96,22 @@ int h_file_load(const char *path, const HOpts *o, HFile *f)
         return H_USAGE;
     }
     base_diag_free(&d);
+    if (f->p->nptx) {
+        /* the PTX its kernels come from is part of the test's content
+           (suite --resume, the tests table) */
+        BaseStr s = {0};
+        base_str_putn(&s, f->source, f->len);
+        for (int32_t i = 0; i < f->p->nptx; i++)
+            base_str_printf(&s, "\n%s", f->p->ptx[i]);
+        if (s.failed) {
+            base_str_free(&s);
+            fprintf(stderr, "%s: error: out of memory\n", path);
+            h_file_free(f);
+            return H_USAGE;
+        }
+        base_sha256(s.s, s.len, f->sha256);
+        base_str_free(&s);
+    }
     return H_OK;
 }
 

@@ -99,7 +99,8 @@ typedef struct {
     const char *path;
     char *source;                       /* the file's bytes */
     size_t len;
-    char sha256[65];
+    char sha256[65];                    /* of source, and of the PTX of
+                                           its kernels (LitProgram.ptx) */
     LitProgram *p;
 } HFile;
 

@@ -43,10 +43,21 @@ extern const __device__ struct __gpmc_ntid blockDim;
 extern const __device__ struct __gpmc_nctaid gridDim;
 #undef __GPMC_DIM
 
-/* __syncthreads is clang's builtin (bar.sync 0). */
-__GPMC_FN void __threadfence_block(void) { __nvvm_membar_cta(); }
-__GPMC_FN void __threadfence(void) { __nvvm_membar_gl(); }
-__GPMC_FN void __threadfence_system(void) { __nvvm_membar_sys(); }
+/* __syncthreads and the fences are inline assembly with a memory
+   clobber, not clang's builtins: clang 14's optimiser moves loads of a
+   __shared__ variable across llvm.nvvm.barrier0, whose effect on memory
+   other threads share its alias analysis does not see (intel/llvm#1258,
+   llvm-project#59632), which would make gpmc check code the CUDA source
+   does not mean (specs/ptx.md). */
+__GPMC_FN void __gpmc_syncthreads(void)
+{ asm volatile("bar.sync 0;" ::: "memory"); }
+#define __syncthreads() __gpmc_syncthreads()
+__GPMC_FN void __threadfence_block(void)
+{ asm volatile("membar.cta;" ::: "memory"); }
+__GPMC_FN void __threadfence(void)
+{ asm volatile("membar.gl;" ::: "memory"); }
+__GPMC_FN void __threadfence_system(void)
+{ asm volatile("membar.sys;" ::: "memory"); }
 
 /* Atomics for int, unsigned and unsigned long long. */
 __GPMC_FN int atomicAdd(int *p, int v)

@@ -113,8 +113,8 @@ int lit_alu(const LitInstr *in, int64_t a, int64_t b, int64_t c,
     case LIT_NEG:
         r = (int64_t)(0 - (uint64_t)a);
         break;
-    case LIT_ABS:
-        r = a < 0 ? (int64_t)(0 - (uint64_t)a) : a;
+    case LIT_ABS:                       /* of an unsigned value: itself */
+        r = lit_type_signed(sty) && a < 0 ? (int64_t)(0 - (uint64_t)a) : a;
         break;
     case LIT_MAD:                       /* c has the result's type */
         r = (int64_t)((uint64_t)a * (uint64_t)b +

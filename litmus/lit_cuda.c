@@ -143,6 +143,21 @@ static int matches(const char *path, const char *hash)
     return ok;
 }
 
+/* path made absolute in place (clang runs in another directory). */
+static void absolute(char *path, size_t len)
+{
+    char cwd[4096];
+    size_t c, n = strlen(path);
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return;
+    c = strlen(cwd);
+    if (c + 1 + n >= len)
+        return;                         /* clang will name it */
+    memmove(path + c + 1, path, n + 1);
+    memcpy(path, cwd, c);
+    path[c] = '/';
+}
+
 /* Runs clang on cu (in its directory, so that debug paths are relative)
    into out; 0 ok, else a message (clang's first error lines) in err. */
 static int compile(const char *clang, const char *cuh, const char *cu,
@@ -281,7 +296,7 @@ const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
     if (src)
         base_str_putn(&key, src->text, src->len);
     else if (slurp(cu, &key)) {
-        snprintf(err, errlen, "cannot read '%s'", cu);
+        snprintf(err, errlen, "cannot read '%s': %s", cu, strerror(errno));
         base_str_free(&key);
         return NULL;
     }
@@ -297,9 +312,14 @@ const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
         return lit_parse_strndup(P, path, strlen(path));
 
     if (find_clang(clang, sizeof clang)) {
-        snprintf(err, errlen, "'%s' needs clang to compile CUDA to PTX, and "
-                 "there is none on PATH: install it (Debian, Ubuntu: "
-                 "apt-get install clang) or set GPMC_CLANG", cu);
+        const char *env = getenv("GPMC_CLANG");
+        if (env && *env)
+            snprintf(err, errlen, "'%s' needs clang to compile CUDA to PTX, "
+                     "and GPMC_CLANG='%s' is not an executable", cu, env);
+        else
+            snprintf(err, errlen, "'%s' needs clang to compile CUDA to PTX, "
+                     "and there is none on PATH: install it (Debian, "
+                     "Ubuntu: apt-get install clang) or set GPMC_CLANG", cu);
         return NULL;
     }
     if (make_dirs(dir)) {
@@ -307,6 +327,9 @@ const char *lit_cuda_ptx(LitParser *P, const char *cu, char *err,
                  "GPMC_CACHE)", dir, strerror(errno));
         return NULL;
     }
+    absolute(clang, sizeof clang);
+    absolute(cuh, sizeof cuh);
+    absolute(dir, sizeof dir);
     snprintf(tmp, sizeof tmp, "%s/%s.%ld.tmp", dir, hash, (long)getpid());
     if (src ? compile_source(clang, cuh, cu, src, tmp, err, errlen)
             : compile(clang, cuh, cu, NULL, tmp, err, errlen))

@@ -19,6 +19,7 @@ static int instr_eq(const LitInstr *a, const LitInstr *b)
     return a->op == b->op && a->cmp == b->cmp && a->rd == b->rd &&
            a->ty == b->ty && a->sty == b->sty && a->guard == b->guard &&
            a->gneg == b->gneg && operand_eq(&a->c, &b->c) &&
+           a->vec == b->vec && !memcmp(a->vreg, b->vreg, sizeof a->vreg) &&
            a->m.aspace == b->m.aspace &&
            operand_eq(&a->a, &b->a) && operand_eq(&a->b, &b->b) &&
            a->m.loc == b->m.loc && operand_eq(&a->m.base, &b->m.base) &&
@@ -28,8 +29,12 @@ static int instr_eq(const LitInstr *a, const LitInstr *b)
 static int body_eq(const LitBody *a, const LitBody *b)
 {
     if (a->gtid != b->gtid || a->ninstr != b->ninstr ||
-        a->nlabels != b->nlabels)
+        a->nlabels != b->nlabels || !str_eq(a->file, b->file) ||
+        !a->text != !b->text)
         return 0;
+    for (int32_t i = 0; a->text && i < a->ninstr; i++)
+        if (!str_eq(a->text[i], b->text[i]))
+            return 0;
     for (int32_t i = 0; i < a->ninstr; i++)
         if (!instr_eq(&a->code[i], &b->code[i]))
             return 0;
@@ -47,8 +52,17 @@ static int kernel_eq(const LitKernel *a, const LitKernel *b)
         a->warp_set != b->warp_set || a->spmd != b->spmd ||
         a->recovery != b->recovery || a->nbodies != b->nbodies ||
         a->nregs != b->nregs ||
-        memcmp(a->reg_used, b->reg_used, (size_t)a->nregs))
+        memcmp(a->reg_used, b->reg_used, (size_t)a->nregs) ||
+        !str_eq(a->from, b->from) || !str_eq(a->entry, b->entry) ||
+        a->nargs != b->nargs || !a->reg_names != !b->reg_names)
         return 0;
+    for (int32_t r = 0; a->reg_names && r < a->nregs; r++)
+        if (!str_eq(a->reg_names[r], b->reg_names[r]))
+            return 0;
+    for (int32_t i = 0; i < a->nargs; i++)
+        if (a->args[i].loc != b->args[i].loc ||
+            a->args[i].value != b->args[i].value)
+            return 0;
     for (int32_t i = 0; i < a->nbodies; i++)
         if (!body_eq(&a->bodies[i], &b->bodies[i]))
             return 0;
@@ -60,7 +74,7 @@ static int loc_eq(const LitLoc *a, const LitLoc *b)
 {
     return str_eq(a->name, b->name) && a->space == b->space &&
            a->is_array == b->is_array && a->size == b->size &&
-           a->elem == b->elem && a->byte == b->byte &&
+           a->elem == b->elem && a->ptx == b->ptx && a->byte == b->byte &&
            a->addr == b->addr && a->line == b->line && a->pin == b->pin &&
            !memcmp(a->init, b->init, (size_t)a->size * sizeof(int64_t));
 }

@@ -296,11 +296,20 @@ int lit_instr_reads(const LitInstr *in, uint16_t *regs)
     n = reg_of(&in->c, regs, n);
     if (f & LIT_OPF_MEM)
         n = reg_of(&in->m.base, regs, n);
+    if (!(f & LIT_OPF_READ))            /* a vector store's sources */
+        for (int k = 1; k < lit_instr_elems(in); k++)
+            regs[n++] = in->vreg[k - 1];
     assert(n <= LIT_MAX_READS);
     return n;
 }
 
-int lit_instr_sets(const LitInstr *in)
+int lit_instr_sets(const LitInstr *in, uint16_t *regs)
 {
-    return lit_opflags(in->op) & LIT_OPF_SETS_RD ? in->rd : -1;
+    int n = 0;
+    if (!(lit_opflags(in->op) & LIT_OPF_SETS_RD))
+        return 0;
+    regs[n++] = in->rd;
+    for (int k = 1; k < lit_instr_elems(in); k++)
+        regs[n++] = in->vreg[k - 1];
+    return n;
 }

@@ -106,6 +106,12 @@ static void assemble(LitParser *P)
         int32_t r = P->rseq[i];
         p->recover_seq[i] = r >= 0 ? r : P->nmk + (-r - 1);
     }
+    p->nptx = P->nptx;
+    const char **ptx = lit_parse_alloc(P, ((size_t)P->nptx + 1) *
+                                              sizeof *ptx);
+    for (int32_t i = 0; i < P->nptx; i++)
+        ptx[i] = P->ptx[i]->text;
+    p->ptx = ptx;
     p->nchecks = P->nchecks;
     p->checks = lit_parse_alloc(P, (size_t)P->nchecks * sizeof *p->checks);
     for (int32_t i = 0; i < P->nchecks; i++) {
@@ -119,6 +125,33 @@ static void assemble(LitParser *P)
         if (!c->text)
             longjmp(*P->oom, 1);
     }
+}
+
+/* The __shared__ variables of PTX kernels become locations after every
+   declaration, main kernels' first (LitPtxLoc). */
+static void ptx_locations(LitParser *P)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t i = 0; i < P->nptxlocs; i++) {
+            LitPtxLoc *x = &P->ptxlocs[i];
+            if (x->recovery != pass)
+                continue;
+            const char *name = x->x.l.name;
+            if (lit_parse_find_loc(P, name, strlen(name)) >= 0) {
+                const LitKernel *k = pass ? &P->rk[x->kernel].k
+                                          : &P->mk[x->kernel].k;
+                lit_parse_error(P, k->pos, "__shared__ variable '%s' of "
+                                "kernel '%s' has the name of a location",
+                                name, k->name);
+            }
+            x->loc = P->nlocs;
+            *LIT_PUSH(P, P->locs, P->nlocs, P->caplocs) = x->x;
+        }
+    for (int32_t i = 0; i < P->nfixups; i++)
+        if (P->fixups[i].ptx) {
+            P->fixups[i].loc = P->ptxlocs[P->fixups[i].loc].loc;
+            P->fixups[i].ptx = 0;
+        }
 }
 
 /* Addresses in PTX kernels, now that the layout has placed everything. */
@@ -139,6 +172,7 @@ static void apply_fixups(LitParser *P)
 void lit_lower_finish(LitParser *P)
 {
     options(P);
+    ptx_locations(P);
     lit_layout(P);
     apply_fixups(P);
     checks(P);

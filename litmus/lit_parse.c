@@ -468,8 +468,9 @@ static void st_decl(LitParser *P, int space)
     LitPos at = P->tok.pos;
     const char *name = decl_name(P, "a location name");
     int dup = name_taken(P, name, at);
-    LitLocX tmp = {{name, (uint8_t)space, 0, (uint8_t)elem, 1, NULL, 0, 0,
-                    -1, 0, at}, 0, {0, 0}};
+    LitLocX tmp = {{.name = name, .space = (uint8_t)space,
+                    .elem = (uint8_t)elem, .size = 1, .pin = -1, .pos = at},
+                   0, {0, 0}};
     /* A duplicate is parsed for its errors into a record nobody sees. */
     LitLocX *x = dup ? &tmp : LIT_PUSH(P, P->locs, P->nlocs, P->caplocs);
     *x = tmp;
@@ -663,9 +664,11 @@ static void from_clause(LitParser *P, LitKernelX *kx)
     if (P->tok.kind != LT_LPAREN)
         lit_parse_expected(P, "'(' and the entry's arguments");
     lit_parse_open(P);
-    int32_t cap = 0;
+    int32_t cap = 0, capat = 0, nat = 0;
+    LitPos *argat = NULL;               /* where each argument starts */
     while (P->tok.kind != LT_RPAREN) {
         LitArg *a = LIT_PUSH(P, k->args, k->nargs, cap);
+        *LIT_PUSH(P, argat, nat, capat) = P->tok.pos;
         a->loc = -1;
         a->value = 0;
         int32_t loc = P->tok.kind == LT_IDENT
@@ -700,9 +703,16 @@ static void from_clause(LitParser *P, LitKernelX *kx)
     const char *ptx = path;
     if (len > 3 && !strcmp(path + len - 3, ".cu")) {
         char err[512];
+        for (int32_t i = 0; i < P->ncu_failed; i++)
+            if (!strcmp(P->cu_failed[i], path)) {
+                lit_parse_error(P, fat, "'%s' could not be compiled (the "
+                                "first error about it says why)", file);
+                return;
+            }
         ptx = lit_cuda_ptx(P, path, err, sizeof err);
         if (!ptx) {
             lit_parse_error(P, fat, "%s", err);
+            *LIT_PUSH(P, P->cu_failed, P->ncu_failed, P->capcu_failed) = path;
             return;
         }
     } else if (len <= 4 || strcmp(path + len - 4, ".ptx")) {
@@ -726,13 +736,13 @@ static void from_clause(LitParser *P, LitKernelX *kx)
         int32_t bytes = e->params[i].bytes;
         const LitArg *a = &k->args[i];
         if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-            lit_parse_error(P, aat, "parameter %d of '%s' is not a scalar",
-                            i + 1, entry);
+            lit_parse_error(P, argat[i], "parameter %d of '%s' is not a "
+                            "scalar", i + 1, entry);
             return;
         }
         if (a->loc >= 0 && bytes != 8) {
-            lit_parse_error(P, aat, "argument %d of '%s' is a location (a "
-                            "64-bit address); the parameter has %d bytes",
+            lit_parse_error(P, argat[i], "argument %d of '%s' is a location "
+                            "(a 64-bit address); the parameter has %d bytes",
                             i + 1, entry, bytes);
             return;
         }
@@ -740,9 +750,9 @@ static void from_clause(LitParser *P, LitKernelX *kx)
             int64_t lo = -((int64_t)1 << (8 * bytes - 1));
             int64_t hi = ((int64_t)1 << (8 * bytes)) - 1;
             if (a->value < lo || a->value > hi) {
-                lit_parse_error(P, aat, "argument %d of '%s' (%lld) does not "
-                                "fit its %d-byte parameter", i + 1, entry,
-                                (long long)a->value, bytes);
+                lit_parse_error(P, argat[i], "argument %d of '%s' (%lld) "
+                                "does not fit its %d-byte parameter", i + 1,
+                                entry, (long long)a->value, bytes);
                 return;
             }
         }

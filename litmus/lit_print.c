@@ -144,6 +144,14 @@ static void instr(BaseStr *s, const LitProgram *p, const LitBody *b,
     }
 }
 
+const char *lit_reg_name(const LitKernel *k, int r, char *buf, size_t len)
+{
+    if (k->reg_names && r >= 0 && r < k->nregs && k->reg_names[r])
+        return k->reg_names[r];
+    snprintf(buf, len, "r%d", r);
+    return buf;
+}
+
 int lit_format_instr(const LitProgram *p, const LitBody *b,
                      const LitInstr *in, char *buf, size_t len)
 {
@@ -327,6 +335,49 @@ static void code(BaseStr *s, const LitProgram *p, const LitBody *b, int indent)
     }
 }
 
+/* "TEXT" with '"' and '\\' escaped, as the lexer reads strings. */
+static void quoted(BaseStr *s, const char *text)
+{
+    base_str_printf(s, "\"");
+    for (const char *c = text; *c; c++)
+        base_str_printf(s, "%s%c", *c == '"' || *c == '\\' ? "\\" : "", *c);
+    base_str_printf(s, "\"");
+}
+
+/* An entry name as a name when it reads back as one, else quoted
+   ("ns::f"). */
+static void entry_name(BaseStr *s, const char *e)
+{
+    int plain = (*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') ||
+                *e == '_';
+    for (const char *c = e; *c && plain; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                (*c >= '0' && *c <= '9') || *c == '_';
+    if (plain)
+        base_str_printf(s, "%s", e);
+    else
+        quoted(s, e);
+}
+
+/* from "FILE" ENTRY(ARG, …): what the kernel was lowered from, not its
+   instructions. */
+static void from(BaseStr *s, const LitProgram *p, const LitKernel *k)
+{
+    base_str_printf(s, " from ");
+    quoted(s, k->from);
+    base_str_printf(s, " ");
+    entry_name(s, k->entry);
+    base_str_printf(s, "(");
+    for (int32_t i = 0; i < k->nargs; i++) {
+        base_str_printf(s, "%s", i ? ", " : "");
+        if (k->args[i].loc >= 0)
+            base_str_printf(s, "%s", loc_name(p, k->args[i].loc));
+        else
+            lit_print_int(s, k->args[i].value);
+    }
+    base_str_printf(s, ")\n");
+}
+
 static void kernel(BaseStr *s, const LitProgram *p, const LitKernel *k,
                    int indent)
 {
@@ -334,6 +385,10 @@ static void kernel(BaseStr *s, const LitProgram *p, const LitKernel *k,
                    k->grid, k->block);
     if (k->warp_set)
         base_str_printf(s, " warp %d", k->warp);
+    if (k->from) {
+        from(s, p, k);
+        return;
+    }
     base_str_printf(s, " {\n");
     for (int32_t i = 0; i < k->nbodies; i++) {
         const LitBody *b = &k->bodies[i];
@@ -371,11 +426,8 @@ int lit_print(FILE *f, const LitProgram *p)
     BaseStr s = {0};
     base_str_printf(&s, "test %s", p->name);
     if (p->doc) {
-        base_str_printf(&s, " \"");
-        for (const char *c = p->doc; *c; c++)
-            base_str_printf(&s, "%s%c", *c == '"' || *c == '\\' ? "\\" : "",
-                           *c);
-        base_str_printf(&s, "\"");
+        base_str_printf(&s, " ");
+        quoted(&s, p->doc);
     }
     base_str_printf(&s, "\n");
     if (p->nparams)
@@ -394,9 +446,11 @@ int lit_print(FILE *f, const LitProgram *p)
         lit_config_format(&p->config, k, v, sizeof v);
         base_str_printf(&s, "config %s = %s\n", lit_config_name(k), v);
     }
-    if (p->nlocs)
+    if (p->nlocs && !p->locs[0].ptx)    /* those come last */
         base_str_printf(&s, "\n");
     for (int32_t i = 0; i < p->nlocs; i++) {
+        if (p->locs[i].ptx)             /* its kernel declares it */
+            continue;
         decl(&s, &p->locs[i]);
         flush(f, &s);
     }

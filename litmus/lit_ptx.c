@@ -17,13 +17,15 @@
  *   param   := '.param' {'.align' NUM} type ID ['[' NUM ']']
  *   body    := '{' { statement } '}'        (braces nest)
  *
- * Tokens: identifiers take letters, digits and `_ $ % .` (so `%rd1`,
- * `ld.global.u32` and `$L__BB0_2` are one token each); numbers are
- * decimal, hex (0x), octal, binary (0b) and float (0f/0d, rejected where
- * used); strings are "…"; comments // and / * * / are skipped. A
- * directive without ';' ends at the end of its line, so each token records
+ * Tokens: identifiers take letters, digits, `_ $ % .` and `::` (so
+ * `%rd1`, `ld.global.u32`, `$L__BB0_2` and `ld.L1::evict_last` are one
+ * token each); numbers are decimal, hex (0x), octal, binary (0b) and
+ * float (0f/0d, rejected where used); strings are "…"; comments // and
+ * / * * / are skipped. A directive without ';' ends at the end of its
+ * line, so each token records
  * whether a newline came before it.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,8 +119,10 @@ static int tokenize(LitParser *P, PtxModule *mod, LitPos at)
             t.len = (int32_t)(p - s);
         } else if (id_char((unsigned char)*p)) {
             const char *s = p;
-            while (id_char((unsigned char)*p))
-                p++;
+            /* "::" belongs to the name (ld.L1::evict_last) */
+            while (id_char((unsigned char)*p) ||
+                   (p[0] == ':' && p[1] == ':' && id_char((unsigned char)p[2])))
+                p += *p == ':' ? 2 : 1;
             t.kind = PT_ID;
             t.len = (int32_t)(p - s);
         } else if (strchr(",;:[](){}<>@!+-|=", *p)) {
@@ -241,7 +245,12 @@ static int32_t variable(LitParser *P, PtxModule *mod, int32_t i)
             name = t;
         } else if (is(t, "[") && i + 1 < mod->ntok &&
                    mod->tok[i + 1].kind == PT_NUM) {
-            count *= (int32_t)num_of(&mod->tok[++i]);
+            int64_t n = num_of(&mod->tok[++i]);
+            count = n > 0 && n <= (1 << 28) / (count > 0 ? count : 1)
+                        ? count * (int32_t)n : -1;
+        } else if (is(t, "[")) {
+            count = -1;                 /* extern __shared__ x[]: sized by
+                                           the launch */
         } else if (is(t, "=")) {
             while (i + 1 < mod->ntok && !is(&mod->tok[i + 1], ";") &&
                    mod->tok[i + 1].kind != PT_EOF)
@@ -252,8 +261,7 @@ static int32_t variable(LitParser *P, PtxModule *mod, int32_t i)
         PtxShared *v = LIT_PUSH(P, mod->shared, mod->nshared, mod->capshared);
         v->name = dup_tok(P, name);
         v->align = align ? align : bytes;
-        v->bytes = bytes * count;
-        v->loc = -1;
+        v->bytes = count > 0 && bytes > 0 ? bytes * count : -1;
     }
     return i + 1;
 }
@@ -309,6 +317,12 @@ static void read_module(LitParser *P, PtxModule *mod)
                 e.first = i + 1;
                 i = skip_braces(mod, i);
                 e.end = i - 1;
+                /* clang demotes a __shared__ variable declared in a kernel
+                   into the function that uses it: the same per-CTA array,
+                   declared in the body under its mangled global name */
+                for (int32_t k = e.first; k < e.end; k++)
+                    if (is(&mod->tok[k], ".shared"))
+                        k = variable(P, mod, k) - 1;
                 if (entry)
                     *LIT_PUSH(P, mod->entries, mod->nentries,
                               mod->capentries) = e;
@@ -336,7 +350,8 @@ PtxModule *lit_ptx_read(LitParser *P, const char *path, const char *shown,
             return P->ptx[k];
     FILE *f = fopen(path, "rb");
     if (!f) {
-        lit_parse_error(P, at, "cannot read '%s'", shown);
+        lit_parse_error(P, at, "cannot read '%s': %s", shown,
+                        strerror(errno));
         return NULL;
     }
     BaseStr s = {0};

@@ -8,17 +8,20 @@
  *   statement := '{' | '}' | label ':' | directive
  *              | ['@' ['!'] PRED] OPCODE [operand {',' operand}] ';'
  *   operand   := REG | SREG | NUM | ['-'] NUM | SYMBOL
+ *              | '{' REG {',' REG} '}'
  *              | '[' (REG | SYMBOL | NUM) [('+' | '-') NUM] ']'
  *
- * Registers are numbered per entry in order of first use. A parameter
- * load (ld.param) becomes a mov of the argument's value; a location's
- * address (and a __shared__ variable's) is only known after the layout,
- * so the operand is recorded as a fixup (LitFixup) that lit_lower.c
- * patches. Module-level .shared variables become shared locations of the
- * test, named by their PTX symbol, with elements of their alignment.
- * Every lowered instruction keeps its PTX text for witnesses and its CUDA
- * line (from .loc) as its position.
+ * Registers are numbered per entry in order of first use, their PTX
+ * names kept for witnesses. A parameter load (ld.param) becomes a mov of
+ * the argument's value; a location's address (and a __shared__
+ * variable's) is only known after the layout, so the operand is recorded
+ * as a fixup (LitFixup) that lit_lower.c patches. The .shared variables
+ * an entry uses become shared locations of the test (LitPtxLoc), named by
+ * their PTX symbol, with elements of their alignment. Every lowered
+ * instruction keeps its PTX text for witnesses and its CUDA line (from
+ * .loc) as its position. specs/ptx.md has the subset and the decisions.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,8 @@ typedef struct {
     LitOperand o;                       /* REG, SREG, IMM; MEM: its base */
     int64_t off;                        /* MEM: the constant offset */
     const PtxTok *sym;                  /* SYM; MEM: a symbol base */
+    int nvec;                           /* VEC: its registers */
+    uint16_t vregs[LIT_MAX_VEC];
 } Opnd;
 
 typedef struct {
@@ -45,7 +50,8 @@ typedef struct {
     LitKernelX *kx;
     LitNames regs;                      /* register name -> number */
     uint8_t *used;
-    int32_t nregs, capused;
+    const char **names;                 /* register number -> PTX name */
+    int32_t nregs, capused, capnames;
     LitInstr *code;
     const char **text;
     int32_t ninstr, capcode, captext;
@@ -59,9 +65,20 @@ typedef struct {
     int32_t sink;                       /* red's discarded result, or -1 */
     struct Pend {                       /* fixups of this body, by index */
         int32_t instr, loc;
-        uint8_t field, window;
+        uint8_t field, window, ptx;
     } *pend;
+    int32_t *shared_loc;                /* per module shared variable: its
+                                           LitParser.ptxlocs index, or -1 */
     int32_t npend, cappend;
+    uint8_t has_call;                   /* the body calls a function */
+    struct {                            /* where local memory is first used:
+                                           reported once, at the end */
+        int prio;                       /* 0 none, 1 an address, 2 an access */
+        int32_t ptx_line, line, col;
+        const char *file;
+    } local;
+    uint8_t covered;                    /* the statement is dropped for an
+                                           error reported already */
     /* the statement being lowered */
     const PtxTok *optok;
     int32_t ptx_line;
@@ -92,10 +109,11 @@ static void fail(Low *L, const char *fmt, ...)
 
 /* ---- registers ------------------------------------------------------------ */
 
-/* A fresh register number, marked used. */
-static int32_t new_reg(Low *L)
+/* A fresh register number named name, marked used. */
+static int32_t new_reg(Low *L, const char *name)
 {
-    int32_t r = L->nregs;
+    int32_t r = L->nregs, n = r;
+    *LIT_PUSH(L->P, L->names, n, L->capnames) = name;
     *LIT_PUSH(L->P, L->used, L->nregs, L->capused) = 1;
     return r;
 }
@@ -109,9 +127,9 @@ static int32_t reg_of(Low *L, const PtxTok *t)
         fail(L, "more than %d registers", UINT16_MAX - 1);
         return 0;
     }
-    r = new_reg(L);
-    lit_parse_name(L->P, &L->regs, lit_parse_strndup(L->P, t->text,
-                                                     (size_t)t->len), r);
+    const char *name = lit_parse_strndup(L->P, t->text, (size_t)t->len);
+    r = new_reg(L, name);
+    lit_parse_name(L->P, &L->regs, name, r);
     return r;
 }
 
@@ -127,6 +145,37 @@ static const struct {
     {"%nctaid.z", -1, 1}, {"%laneid", LIT_SR_LANEID, 0},
     {"%warpid", LIT_SR_WARPID, 0},
 };
+
+/* Whether t is one of PTX's other special registers (PTX ISA, "Special
+   Registers"): reading one as an ordinary register would give 0. A name
+   in `exact`, or one of `numbered` followed by a digit or a '.'. */
+static int other_sreg(const PtxTok *t)
+{
+    static const char *const exact[] = {
+        "%nwarpid", "%smid", "%nsmid", "%gridid", "%lanemask_eq",
+        "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
+        "%clock", "%clock64", "%clock_hi", "%globaltimer", "%globaltimer_lo",
+        "%globaltimer_hi", "%total_smem_size", "%dynamic_smem_size",
+        "%aggr_smem_size", "%is_explicit_cluster", "%cluster_ctarank",
+        "%cluster_nctarank", "%current_graph_exec",
+    };
+    static const char *const numbered[] = {
+        "%tid", "%ntid", "%ctaid", "%nctaid", "%pm", "%envreg",
+        "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+        "%reserved_smem_offset",
+    };
+    for (size_t k = 0; k < sizeof exact / sizeof exact[0]; k++)
+        if (is(t, exact[k]))
+            return 1;
+    for (size_t k = 0; k < sizeof numbered / sizeof numbered[0]; k++) {
+        size_t n = strlen(numbered[k]);
+        if ((size_t)t->len > n && !memcmp(t->text, numbered[k], n) &&
+            ((t->text[n] >= '0' && t->text[n] <= '9') || t->text[n] == '.' ||
+             t->text[n] == '_'))
+            return 1;
+    }
+    return 0;
+}
 
 /* ---- operands --------------------------------------------------------------- */
 
@@ -146,10 +195,15 @@ static int64_t number(Low *L, const PtxTok *t, int neg)
     buf[t->len] = '\0';
     if (t->len > 1 && buf[t->len - 1] == 'U')
         buf[t->len - 1] = '\0';
+    errno = 0;
     if (buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B'))
         v = strtoull(buf + 2, &end, 2);
     else
         v = strtoull(buf, &end, 0);
+    if (errno == ERANGE) {
+        fail(L, "'%.*s' does not fit in 64 bits", t->len, t->text);
+        return 0;
+    }
     if (*end) {
         fail(L, "bad number '%.*s'", t->len, t->text);
         return 0;
@@ -199,12 +253,28 @@ static int operand(Low *L, int32_t *i, Opnd *out)
         ++*i;
         return 0;
     }
-    if (is(t, "{")) {
-        while (!is(&L->mod->tok[*i], "}") && !is(&L->mod->tok[*i], ";") &&
-               *i < L->e->end)
-            ++*i;
-        ++*i;
+    if (is(t, "{")) {                   /* {%r1, %r2}: a vector */
         out->kind = O_VEC;
+        for (;;) {
+            t = &L->mod->tok[++*i];
+            if (t->kind != PT_ID || t->text[0] != '%' ||
+                out->nvec == LIT_MAX_VEC) {
+                fail(L, out->nvec == LIT_MAX_VEC
+                            ? "a vector of more than %d elements"
+                            : "a vector element must be a register",
+                     LIT_MAX_VEC);
+                return -1;
+            }
+            out->vregs[out->nvec++] = (uint16_t)reg_of(L, t);
+            t = &L->mod->tok[++*i];
+            if (is(t, "}"))
+                break;
+            if (!is(t, ",")) {
+                fail(L, "expected ',' or '}' in a vector");
+                return -1;
+            }
+        }
+        ++*i;
         return 0;
     }
     if (is(t, "-") && L->mod->tok[*i + 1].kind == PT_NUM) {
@@ -233,6 +303,11 @@ static int operand(Low *L, int32_t *i, Opnd *out)
                 ++*i;
                 return 0;
             }
+        if (other_sreg(t)) {
+            fail(L, "special register '%.*s' is not modelled", t->len,
+                 t->text);
+            return -1;
+        }
         out->kind = O_REG;
         out->o.kind = LIT_OPD_REG;
         out->o.reg = (uint16_t)reg_of(L, t);
@@ -259,37 +334,48 @@ static int param_of(Low *L, const PtxTok *t)
     return -1;
 }
 
-/* The location of module shared variable t, declared on first use;
-   -1 when t is not one. */
+/* The pending location (LitParser.ptxlocs) of module shared variable t,
+   made on its first use in this entry; -1 when t is not one, -2 after
+   reporting that it cannot be one. */
 static int32_t shared_of(Low *L, const PtxTok *t)
 {
     LitParser *P = L->P;
     for (int32_t k = 0; k < L->mod->nshared; k++) {
-        PtxShared *v = &L->mod->shared[k];
+        const PtxShared *v = &L->mod->shared[k];
         if (!is(t, v->name))
             continue;
-        if (v->loc >= 0)
-            return v->loc;
+        if (!L->shared_loc) {
+            L->shared_loc = lit_parse_alloc(P, (size_t)L->mod->nshared *
+                                                   sizeof *L->shared_loc);
+            for (int32_t j = 0; j < L->mod->nshared; j++)
+                L->shared_loc[j] = -1;
+        }
+        if (L->shared_loc[k] >= 0)
+            return L->shared_loc[k];
+        if (v->bytes <= 0) {
+            fail(L, "__shared__ '%s' has no size (dynamic shared memory is "
+                 "not modelled: give the array a size)", v->name);
+            return -2;
+        }
         int elem = v->align >= 8 ? 8 : v->align >= 4 ? 4 : v->align >= 2 ? 2
                                                                         : 1;
-        if (lit_parse_find_loc(P, v->name, strlen(v->name)) >= 0) {
-            fail(L, "shared variable '%s' has the name of a location",
-                 v->name);
-            return -1;
-        }
-        LitLocX *x = LIT_PUSH(P, P->locs, P->nlocs, P->caplocs);
+        LitPtxLoc *x = LIT_PUSH(P, P->ptxlocs, P->nptxlocs, P->capptxlocs);
         memset(x, 0, sizeof *x);
-        x->l.name = v->name;
-        x->l.space = LIT_SHARED;
-        x->l.is_array = 1;
-        x->l.elem = (uint8_t)elem;
-        x->l.size = v->bytes / elem > 0 ? v->bytes / elem : 1;
-        x->l.init = lit_parse_alloc(P, (size_t)x->l.size * sizeof(int64_t));
-        x->l.pin = -1;
-        x->l.pos = L->kx->k.pos;
-        lit_parse_name(P, &P->loc_names, v->name, P->nlocs - 1);
-        v->loc = P->nlocs - 1;
-        return v->loc;
+        x->x.l.name = v->name;
+        x->x.l.space = LIT_SHARED;
+        x->x.l.is_array = 1;
+        x->x.l.elem = (uint8_t)elem;
+        x->x.l.ptx = 1;
+        x->x.l.size = v->bytes / elem > 0 ? v->bytes / elem : 1;
+        x->x.l.init = lit_parse_alloc(P, (size_t)x->x.l.size *
+                                             sizeof(int64_t));
+        x->x.l.pin = -1;
+        x->x.l.pos = L->kx->k.pos;
+        x->recovery = L->kx->k.recovery;
+        x->kernel = L->kx->k.recovery ? P->nrk - 1 : P->nmk - 1;
+        x->loc = -1;
+        L->shared_loc[k] = P->nptxlocs - 1;
+        return L->shared_loc[k];
     }
     return -1;
 }
@@ -300,13 +386,14 @@ enum { F_A_IMM, F_M_OFF };
    address in a field: its generic address (window 1) or its shared-window
    offset (0). The body's code array still moves, so the field is named by
    index and made a pointer at the end (lit_ptx_lower). */
-static void fixup(Low *L, int field, int32_t loc, int window)
+static void fixup(Low *L, int field, int32_t loc, int window, int ptx)
 {
     struct Pend *f = LIT_PUSH(L->P, L->pend, L->npend, L->cappend);
     f->instr = L->ninstr;
     f->loc = loc;
     f->field = (uint8_t)field;
     f->window = (uint8_t)window;
+    f->ptx = (uint8_t)ptx;
 }
 
 /* ---- opcodes ---------------------------------------------------------------- */
@@ -372,6 +459,36 @@ static int mods_ok(Low *L, const char *ok, int ty[2], int ntypes)
     return 0;
 }
 
+/* A use of local memory (access: an ld/st of it, else its declaration or
+   address): reported once per entry, at its first access if any (clang's
+   stack frame is many instructions on __local_depot, the first of them
+   on the function's line). -1. */
+static int local_use(Low *L, int access)
+{
+    int prio = access ? 2 : 1;
+    if (L->local.prio < prio) {
+        L->local.prio = prio;
+        L->local.ptx_line = L->ptx_line;
+        L->local.line = L->line;
+        L->local.col = L->col;
+        L->local.file = L->file;
+    }
+    L->covered = 1;
+    return -1;
+}
+
+/* Passing an argument to a call or reading its result: the call itself
+   is the error (precheck). -1. */
+static int call_param(Low *L, const char *what)
+{
+    if (L->has_call) {
+        L->covered = 1;
+        return -1;
+    }
+    fail(L, "%s", what);
+    return -1;
+}
+
 static int need(Low *L, int n, int want)
 {
     if (n == want)
@@ -385,8 +502,32 @@ static int is_reg(Low *L, const Opnd *o)
 {
     if (o->kind == O_REG)
         return 1;
-    fail(L, o->kind == O_VEC ? "vector operands (.v2/.v4) are not modelled "
-                               "yet" : "expected a register");
+    fail(L, o->kind == O_VEC ? "a vector operand needs .v2 or .v4"
+                             : "expected a register");
+    return 0;
+}
+
+/* The elements of a .v2/.v4 access (0: not one). */
+static int vec_of(const Low *L)
+{
+    return has(L, "v4") ? 4 : has(L, "v2") ? 2 : 0;
+}
+
+/* Vector operand o of an access of n elements into in: element 0 is
+   *first (rd or a), the others in->vreg. 0 ok. */
+static int vec_regs(Low *L, const Opnd *o, int n, LitInstr *in,
+                    LitOperand *first)
+{
+    if (o->kind != O_VEC || o->nvec != n) {
+        fail(L, "'%.*s' needs a vector of %d registers {%%a, …}",
+             L->optok->len, L->optok->text, n);
+        return -1;
+    }
+    in->vec = (uint8_t)n;
+    first->kind = LIT_OPD_REG;
+    first->reg = o->vregs[0];
+    for (int k = 1; k < n; k++)
+        in->vreg[k - 1] = o->vregs[k];
     return 0;
 }
 
@@ -398,7 +539,7 @@ static int src(Low *L, const Opnd *o, LitOperand *out)
         return 0;
     }
     if (o->kind == O_VEC) {
-        fail(L, "vector operands (.v2/.v4) are not modelled yet");
+        fail(L, "a vector operand needs .v2 or .v4");
         return -1;
     }
     fail(L, "'%.*s' cannot be a value here", o->sym->len, o->sym->text);
@@ -419,6 +560,8 @@ static int mem(Low *L, const Opnd *o, int shared, LitInstr *in)
     in->m.off = o->off;
     if (o->sym) {
         int32_t loc = shared_of(L, o->sym);
+        if (loc == -2)
+            return -1;
         if (loc < 0) {
             fail(L, param_of(L, o->sym) >= 0
                         ? "a parameter's address is not modelled"
@@ -428,7 +571,7 @@ static int mem(Low *L, const Opnd *o, int shared, LitInstr *in)
             return -1;
         }
         in->m.aspace = LIT_AS_SHARED;
-        fixup(L, F_M_OFF, loc, 0);
+        fixup(L, F_M_OFF, loc, 0, 1);
     }
     return 0;
 }
@@ -446,6 +589,8 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
         if (mods_ok(L, "param", ty, 1) || need(L, n, 2) || !is_reg(L, &o[0]))
             return -1;
         int k = o[1].kind == O_MEM && o[1].sym ? param_of(L, o[1].sym) : -1;
+        if (k < 0 && o[1].kind == O_MEM && o[1].sym)
+            return call_param(L, "only whole scalar parameters are modelled");
         if (k < 0 || o[1].off) {
             fail(L, "only whole scalar parameters are modelled");
             return -1;
@@ -456,43 +601,51 @@ static int op_ld(Low *L, Opnd *o, int n, LitInstr *in)
         in->a.kind = LIT_OPD_IMM;
         in->a.imm = L->args[k].value;
         if (L->args[k].loc >= 0)
-            fixup(L, F_A_IMM, L->args[k].loc, 1);
+            fixup(L, F_A_IMM, L->args[k].loc, 1, 0);
         return 0;
     }
-    if (has(L, "local") || has(L, "const") || has(L, "tex")) {
+    if (has(L, "local"))
+        return local_use(L, 1);
+    if (has(L, "const") || has(L, "tex")) {
         fail(L, "'%.*s': only global, generic and shared memory are "
              "modelled", L->optok->len, L->optok->text);
         return -1;
     }
-    if (has(L, "v2") || has(L, "v4")) {
-        fail(L, "vector accesses (.v2/.v4) are not modelled yet");
-        return -1;
-    }
     if (mods_ok(L, "global shared weak relaxed acquire volatile ca cg cs lu "
-                "cv nc cta gpu sys", ty, 1) ||
-        need(L, n, 2) || !is_reg(L, &o[0]))
+                "cv nc cta gpu sys v2 v4", ty, 1) ||
+        need(L, n, 2))
         return -1;
+    if (vec_of(L)) {
+        LitOperand r;
+        if (vec_regs(L, &o[0], vec_of(L), in, &r))
+            return -1;
+        in->rd = r.reg;
+    } else if (!is_reg(L, &o[0])) {
+        return -1;
+    } else {
+        in->rd = o[0].o.reg;
+    }
     in->op = LIT_LD;
     in->ty = in->sty = (uint8_t)ty[0];
-    in->rd = o[0].o.reg;
     return mem(L, &o[1], space_shared(L), in);
 }
 
 static int op_st(Low *L, Opnd *o, int n, LitInstr *in)
 {
     int ty[2];
-    if (has(L, "local") || has(L, "param")) {
-        fail(L, "'%.*s': only global, generic and shared memory are "
-             "modelled", L->optok->len, L->optok->text);
-        return -1;
-    }
-    if (has(L, "v2") || has(L, "v4")) {
-        fail(L, "vector accesses (.v2/.v4) are not modelled yet");
-        return -1;
+    if (has(L, "local"))
+        return local_use(L, 1);
+    if (has(L, "param")) {
+        char what[200];
+        snprintf(what, sizeof what, "'%.*s': only global, generic and shared "
+                 "memory are modelled", L->optok->len, L->optok->text);
+        return call_param(L, what);
     }
     if (mods_ok(L, "global shared weak relaxed release volatile wb wt cg cs "
-                "cta gpu sys", ty, 1) ||
-        need(L, n, 2) || src(L, &o[1], &in->a))
+                "cta gpu sys v2 v4", ty, 1) ||
+        need(L, n, 2) ||
+        (vec_of(L) ? vec_regs(L, &o[1], vec_of(L), in, &in->a)
+                   : src(L, &o[1], &in->a)))
         return -1;
     in->op = has(L, "wt") ? LIT_ST_WT : LIT_ST;
     in->ty = in->sty = (uint8_t)ty[0];
@@ -521,10 +674,10 @@ static int op_atom(Low *L, Opnd *o, int n, LitInstr *in, int red)
         return -1;
     if (red) {
         if (L->sink < 0)
-            L->sink = new_reg(L);
+            L->sink = new_reg(L, "_");
         in->rd = (uint16_t)L->sink;
     } else {
-        if (n < 1 || !is_reg(L, &o[0]))
+        if (need(L, n, op == LIT_ATOM_CAS ? 4 : 3) || !is_reg(L, &o[0]))
             return -1;
         in->rd = o[0].o.reg;
         k = 1;
@@ -563,7 +716,12 @@ static int op_fence(Low *L, int n, LitInstr *in)
 static int op_bar(Low *L, Opnd *o, int n, LitInstr *in)
 {
     int ty[2];
-    if (!has(L, "sync") || mods_ok(L, "sync aligned", ty, 0))
+    if (!has(L, "sync")) {
+        fail(L, "'%.*s': only bar.sync 0 (__syncthreads) is modelled",
+             L->optok->len, L->optok->text);
+        return -1;
+    }
+    if (mods_ok(L, "sync aligned", ty, 0))
         return -1;
     if (n != 1 || o[0].kind != O_IMM || o[0].o.imm != 0) {
         fail(L, "'%.*s': only barrier 0 without a thread count "
@@ -580,6 +738,10 @@ static int op_mov(Low *L, Opnd *o, int n, LitInstr *in)
 {
     int ty[2], base = !strcmp(L->mods[0], "cvt") ? 2 : 1;
     int cvta = !strcmp(L->mods[0], "cvta");
+    if ((cvta && has(L, "local")) ||
+        (n == 2 && o[1].kind == O_SYM && o[1].sym->len >= 13 &&
+         !memcmp(o[1].sym->text, "__local_depot", 13)))
+        return local_use(L, 0);
     if (mods_ok(L, cvta ? "to global shared generic" : "", ty, base) ||
         need(L, n, 2) || !is_reg(L, &o[0]))
         return -1;
@@ -589,6 +751,8 @@ static int op_mov(Low *L, Opnd *o, int n, LitInstr *in)
     in->sty = (uint8_t)(base == 2 ? ty[1] : ty[0]);
     if (o[1].kind == O_SYM) {
         int32_t loc = shared_of(L, o[1].sym);
+        if (loc == -2)
+            return -1;
         if (loc < 0) {
             fail(L, "'%.*s' is not a location gpmc knows", o[1].sym->len,
                  o[1].sym->text);
@@ -597,7 +761,7 @@ static int op_mov(Low *L, Opnd *o, int n, LitInstr *in)
         in->a.kind = LIT_OPD_IMM;
         in->a.imm = 0;
         /* cvta.shared of a symbol is its generic address */
-        fixup(L, F_A_IMM, loc, cvta && has(L, "shared") && !has(L, "to"));
+        fixup(L, F_A_IMM, loc, cvta && has(L, "shared") && !has(L, "to"), 1);
         return 0;
     }
     if (src(L, &o[1], &in->a))
@@ -721,7 +885,8 @@ static int lower_op(Low *L, Opnd *o, int n, LitInstr *in)
     if (!strcmp(op, "bar") || !strcmp(op, "barrier"))
         return op_bar(L, o, n, in);
     if (!strcmp(op, "clwb") || !strcmp(op, "clflush")) {
-        if (L->nmods > 1 || need(L, n, 1))
+        int ty[2];
+        if (mods_ok(L, "", ty, 0) || need(L, n, 1))
             return -1;
         in->op = op[2] == 'w' ? LIT_CLWB : LIT_CLFLUSH;
         return mem(L, &o[0], 0, in);
@@ -748,29 +913,65 @@ static int lower_op(Low *L, Opnd *o, int n, LitInstr *in)
     for (size_t k = 0; k < sizeof alu / sizeof alu[0]; k++)
         if (!strcmp(op, alu[k].name))
             return op_alu(L, (int)k, o, n, in);
-    if (!strcmp(op, "call"))
-        fail(L, "a call that was not inlined: gpmc models one kernel body "
-             "(mark device functions __forceinline__)");
-    else
-        fail(L, "PTX instruction '%.*s' is not in the subset gpmc models "
-             "(DESIGN section 7, specs/ptx.md)", L->optok->len,
-             L->optok->text);
-    return -1;
+    return -1;                          /* precheck reported it */
 }
 
 /* ---- statements ------------------------------------------------------------- */
 
-static void split_opcode(Low *L, const PtxTok *t)
+/* The opcode's dotted parts into L->mods; -1 after reporting more than
+   MAX_MODS. */
+static int split_opcode(Low *L, const PtxTok *t)
 {
     char *s = lit_parse_strndup(L->P, t->text, (size_t)t->len), *p = s;
     L->nmods = 0;
-    while (p && L->nmods < MAX_MODS) {
+    while (p) {
         char *dot = strchr(p, '.');
+        if (L->nmods == MAX_MODS) {
+            fail(L, "'%.*s': more modifiers than the PTX subset has",
+                 t->len, t->text);
+            return -1;
+        }
         if (dot)
             *dot = '\0';
         L->mods[L->nmods++] = p;
         p = dot ? dot + 1 : NULL;
     }
+    return 0;
+}
+
+/* What can be said of a statement from its opcode alone, before its
+   operands are read: an instruction outside the subset, floating point,
+   a call. 0 ok, -1 reported. */
+static int precheck(Low *L)
+{
+    static const char *const known[] = {
+        "ld", "st", "atom", "red", "membar", "fence", "bar", "barrier",
+        "clwb", "clflush", "ret", "exit", "bra", "mov", "cvta", "cvt", "setp",
+    };
+    const char *op = L->mods[0];
+    int ok = 0;
+    if (!strcmp(op, "call")) {
+        fail(L, "a call that was not inlined: gpmc models one kernel body "
+             "(mark device functions __forceinline__)");
+        return -1;
+    }
+    for (int k = 1; k < L->nmods; k++)
+        if (type_of(L->mods[k]) == -2) {
+            fail(L, "'%.*s': floating point is not modelled",
+                 L->optok->len, L->optok->text);
+            return -1;
+        }
+    for (size_t k = 0; k < sizeof own / sizeof own[0] && !ok; k++)
+        ok = is(L->optok, own[k].name);
+    for (size_t k = 0; k < sizeof known / sizeof known[0] && !ok; k++)
+        ok = !strcmp(op, known[k]);
+    for (size_t k = 0; k < sizeof alu / sizeof alu[0] && !ok; k++)
+        ok = !strcmp(op, alu[k].name);
+    if (!ok)
+        fail(L, "PTX instruction '%.*s' is not in the subset gpmc models "
+             "(DESIGN section 7, specs/ptx.md)", L->optok->len,
+             L->optok->text);
+    return ok ? 0 : -1;
 }
 
 /* The instruction's text as written, spaces collapsed. */
@@ -792,17 +993,23 @@ static const char *stmt_text(Low *L, int32_t from, int32_t to)
     return r;
 }
 
-/* One instruction statement from token i (after any guard); returns the
-   index after its ';'. */
-static int32_t lower_stmt(Low *L, int32_t i, int guard, int gneg)
+/* One instruction statement whose text starts at token `from` (its
+   guard) and whose opcode is token i; returns the index after its ';'. */
+static int32_t lower_stmt(Low *L, int32_t from, int32_t i, int guard,
+                          int gneg)
 {
     Opnd o[MAX_OPS];
-    int n = 0, from = i;
+    int n = 0;
     LitInstr in;
     memset(&in, 0, sizeof in);
     L->optok = &L->mod->tok[i];
     L->ptx_line = L->optok->line;
-    split_opcode(L, L->optok);
+    int32_t errs = L->P->errs.n;
+    if (split_opcode(L, L->optok) || precheck(L)) {
+        while (i < L->e->end && !is(&L->mod->tok[i], ";"))
+            i++;
+        return i + 1;
+    }
     i++;
     while (i < L->e->end && !is(&L->mod->tok[i], ";")) {
         if (n == MAX_OPS || operand(L, &i, &o[n])) {
@@ -824,6 +1031,11 @@ static int32_t lower_stmt(Low *L, int32_t i, int guard, int gneg)
     }
     int r = lower_op(L, o, n, &in);
     if (r == -1) {
+        /* never skipped: a statement that is dropped was reported */
+        if (L->P->errs.n == errs && !L->covered)
+            fail(L, "'%.*s' is not in the PTX subset gpmc models "
+                 "(specs/ptx.md)", L->optok->len, L->optok->text);
+        L->covered = 0;
         while (L->npend && L->pend[L->npend - 1].instr == L->ninstr)
             L->npend--;                 /* the statement is dropped */
         return i + 1;
@@ -903,19 +1115,28 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
     L.file = mod->shown;
     const PtxTok *t = mod->tok;
     int32_t i = e->first;
+    for (int32_t j = e->first; j < e->end; j++)
+        if (t[j].kind == PT_ID && t[j].len >= 4 &&
+            !memcmp(t[j].text, "call", 4) && (t[j].len == 4 ||
+                                               t[j].text[4] == '.'))
+            L.has_call = 1;
     while (i < e->end) {
         if (is(&t[i], "{") || is(&t[i], "}")) {
             i++;
         } else if (is(&t[i], ".loc")) {
             i = loc(&L, i);
-        } else if (is(&t[i], ".reg") || is(&t[i], ".pragma")) {
+        } else if (is(&t[i], ".reg") || is(&t[i], ".pragma") ||
+                   is(&t[i], ".shared")) {   /* demoted: lit_ptx.c */
             i = past_semi(&L, i);
-        } else if (is(&t[i], ".local") || is(&t[i], ".shared") ||
-                   is(&t[i], ".const") || is(&t[i], ".global")) {
+        } else if (is(&t[i], ".local")) {
+            L.ptx_line = t[i].line;
+            local_use(&L, 0);
+            i = past_semi(&L, i);
+        } else if (is(&t[i], ".const") || is(&t[i], ".global")) {
             L.ptx_line = t[i].line;
             L.optok = &t[i];
-            fail(&L, "'%.*s' variables inside a function (stack arrays, "
-                 "local statics) are not modelled", t[i].len, t[i].text);
+            fail(&L, "'%.*s' variables inside a function are not modelled",
+                 t[i].len, t[i].text);
             i = past_semi(&L, i);
         } else if (t[i].kind == PT_ID && t[i].text[0] == '.') {
             i = past_semi(&L, i);       /* other directives end with ';' */
@@ -929,7 +1150,7 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             lit_parse_name(P, &L.label_names, name, L.nlabels - 1);
             i += 2;
         } else if (is(&t[i], "@")) {
-            int neg = 0;
+            int neg = 0, at = i;
             i++;
             if (is(&t[i], "!")) {
                 neg = 1;
@@ -943,9 +1164,9 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
                 continue;
             }
             int32_t g = reg_of(&L, &t[i]);
-            i = lower_stmt(&L, i + 1, g, neg);
+            i = lower_stmt(&L, at, i + 1, g, neg);
         } else if (t[i].kind == PT_ID) {
-            i = lower_stmt(&L, i, -1, 0);
+            i = lower_stmt(&L, i, i, -1, 0);
         } else {
             L.ptx_line = t[i].line;
             L.optok = &t[i];
@@ -953,6 +1174,13 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
             i = past_semi(&L, i);
         }
     }
+    if (L.local.prio)
+        lit_ptx_error(P, mod, L.local.ptx_line,
+                      L.local.line ? L.local.file : NULL, L.local.line,
+                      L.local.col, "local memory (a stack array, or a local "
+                      "variable whose address is taken) is not modelled: "
+                      "gpmc checks global, generic and shared memory (in "
+                      "entry %s)", e->name);
     for (int32_t k = 0; k < L.nrefs; k++) {
         const PtxTok *r = L.refs[k].t;
         int32_t lb = lit_names_find(&L.label_names, r->text, (size_t)r->len);
@@ -971,6 +1199,7 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
         f->slot = L.pend[k].field == F_A_IMM ? &in->a.imm : &in->m.off;
         f->loc = L.pend[k].loc;
         f->window = L.pend[k].window;
+        f->ptx = L.pend[k].ptx;
     }
     LitKernel *k = &kx->k;
     k->spmd = 1;
@@ -986,4 +1215,5 @@ void lit_ptx_lower(LitParser *P, LitKernelX *kx, PtxModule *mod,
     k->bodies->text = L.text;
     k->nregs = L.nregs;
     k->reg_used = L.used ? L.used : lit_parse_alloc(P, 1);
+    k->reg_names = L.names ? L.names : lit_parse_alloc(P, sizeof *L.names);
 }

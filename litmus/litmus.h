@@ -97,6 +97,10 @@ typedef struct {
     uint8_t is_array;
     uint8_t elem;                       /* bytes per element: 1, 2, 4, 8
                                            (u8 … u64; default u64) */
+    uint8_t ptx;                        /* a __shared__ variable of a PTX
+                                           kernel: its `from` clause
+                                           declares it, the printer leaves
+                                           it out */
     int32_t size;                       /* elements; 1 for a scalar */
     int64_t *init;                      /* size initial values, each
                                            already of the element's type */
@@ -254,12 +258,22 @@ int64_t lit_type_value(int ty, int64_t v);
 /* The unsigned type of n bytes (1, 2, 4, 8). */
 int lit_type_of_bytes(int n);
 
-typedef struct {                        /* small fields first: 104 bytes */
+/* Elements of a PTX vector access (ld/st .v2 .v4): DESIGN section 7,
+   "that many element accesses in one step". */
+#define LIT_MAX_VEC 4
+
+typedef struct {                        /* small fields first: 112 bytes */
     uint8_t op;                         /* LitOpcode */
     uint8_t cmp;                        /* LitCmp: assert, set */
     uint8_t ty, sty;                    /* LitType of the result and of the
                                            operands (LIT_S64 in litmus) */
     uint8_t gneg;                       /* the guard is negated (@!p) */
+    uint8_t vec;                        /* ld/st: elements of a .v2/.v4
+                                           access, at m, m + w, … for the
+                                           width w of ty; 0: one */
+    uint16_t vreg[LIT_MAX_VEC - 1];     /* registers of elements 1 … vec-1:
+                                           ld's destinations, st's sources
+                                           (element 0: rd, a) */
     uint16_t rd;                        /* destination register */
     uint16_t guard;                     /* guard register + 1 (@p), 0 none:
                                            a false guard makes the step a
@@ -284,11 +298,17 @@ int lit_atomic(const LitInstr *in, int64_t old, int64_t a, int64_t b,
 /* a cmp b, as signed 64-bit integers or as type ty. */
 int lit_compare(int cmp, int ty, int64_t a, int64_t b);
 /* The registers an instruction reads (guard, operands, address), at most
-   LIT_MAX_READS, into regs; returns how many. -1: none written. */
+   LIT_MAX_READS, into regs; returns how many. */
 #define LIT_MAX_READS 6
 int lit_instr_reads(const LitInstr *in, uint16_t *regs);
-/* The register it writes, or -1. */
-int lit_instr_sets(const LitInstr *in);
+/* The registers it writes (rd; a vector load's every element), at most
+   LIT_MAX_VEC, into regs; returns how many. */
+int lit_instr_sets(const LitInstr *in, uint16_t *regs);
+/* The elements an access touches: 1, or a vector's count. */
+static inline int lit_instr_elems(const LitInstr *in)
+{
+    return in->vec ? in->vec : 1;
+}
 
 typedef struct {
     const char *name;
@@ -327,6 +347,9 @@ typedef struct {
                                            each global thread, -1 idle */
     int32_t nregs;                      /* registers are numbered below it */
     uint8_t *reg_used;                  /* nregs entries: rN appears */
+    const char **reg_names;             /* nregs entries: a PTX kernel's
+                                           register names ("%rd3"); NULL
+                                           for litmus (rN) */
     /* `from "FILE" ENTRY(ARGS)` (DESIGN section 7): one SPMD body lowered
        from PTX; from is NULL for a litmus kernel. */
     const char *from;                   /* FILE as written */
@@ -419,6 +442,12 @@ typedef struct {
                                            (inline kernels and `run`) */
     int32_t nchecks;
     LitCheck *checks;
+    int32_t nptx;                       /* the PTX modules its kernels come
+                                           from, in the order read: what the
+                                           program means besides its own
+                                           text (a result keyed by the test
+                                           file's content must cover them) */
+    const char *const *ptx;
     BaseArena *arena;
 } LitProgram;
 
@@ -498,6 +527,8 @@ int lit_program_equal(const LitProgram *a, const LitProgram *b);
 /* The canonical form; 0 ok, -1 when memory or the write failed (the text
    then stops short). */
 int lit_print(FILE *f, const LitProgram *p);
+/* Register r of kernel k as its program names it: "r3", "%rd3". */
+const char *lit_reg_name(const LitKernel *k, int r, char *buf, size_t len);
 /* One instruction as written in canonical form ("st x[r1 + 2], 1"), never
    empty; a condition likewise. 0, or -1 out of memory (buf then empty). */
 int lit_format_instr(const LitProgram *p, const LitBody *b,

@@ -174,8 +174,8 @@ typedef struct {
 
 typedef struct {                        /* a module-level .shared variable */
     const char *name;
-    int32_t align, bytes;
-    int32_t loc;                        /* its location, once declared */
+    int32_t align, bytes;               /* bytes -1: no size gpmc can
+                                           use (dynamic shared memory) */
 } PtxShared;
 
 typedef struct {
@@ -197,10 +197,13 @@ typedef struct {
    applied once lit_layout has run. */
 typedef struct {
     int64_t *slot;                      /* gets the address added */
-    int32_t loc;
+    int32_t loc;                        /* a location, or (ptx) an index
+                                           into LitParser.ptxlocs */
     uint8_t window;                     /* 1: the generic address; 0: the
                                            shared-window offset */
+    uint8_t ptx;
 } LitFixup;
+
 
 /* ---- parser state ------------------------------------------------------ */
 
@@ -237,6 +240,18 @@ typedef struct {
     uint32_t regs;                      /* bit N: rN appears */
 } LitKernelX;
 typedef struct { LitCheck c; LitPos phase_pos; } LitCheckX;
+
+/* A __shared__ variable of a lowered entry, one per kernel that uses it.
+   They become locations after every declaration of the file, in the
+   order of their kernels in the program (main, then recovery), so that
+   the printed program, which leaves them out, declares them again in the
+   same order. */
+typedef struct {
+    LitLocX x;
+    uint8_t recovery;                   /* its kernel: P->mk or P->rk … */
+    int32_t kernel;                     /* … index */
+    int32_t loc;                        /* its location, once placed */
+} LitPtxLoc;
 
 typedef struct {
     const char *path;
@@ -278,8 +293,12 @@ typedef struct {
     int32_t nrseq, caprseq;
     PtxModule **ptx;                    /* modules read so far, by path */
     int32_t nptx, capptx;
+    const char **cu_failed;             /* .cu files clang failed on */
+    int32_t ncu_failed, capcu_failed;
     LitFixup *fixups;
     int32_t nfixups, capfixups;
+    LitPtxLoc *ptxlocs;
+    int32_t nptxlocs, capptxlocs;
     LitCheckX *checks;
     int32_t nchecks, capchecks;
 } LitParser;

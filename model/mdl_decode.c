@@ -65,6 +65,38 @@ static unsigned op_flags(const Model *m, int op)
     return out;
 }
 
+/* A PTX access at byte address addr: each of its elements (one, or a
+   vector's) must be one whole element of its width of one location, all
+   in one space (DESIGN section 7); else the step fails, and index names
+   the first element that does not resolve. */
+static void decode_addr(const Model *m, const LitInstr *in, int64_t addr,
+                        MdlInstr *d)
+{
+    int flush = (lit_opflags(in->op) & LIT_OPF_FLUSH) != 0;
+    int bytes = flush ? 0 : lit_type_bits(in->ty) / 8;
+    d->nelem = flush ? 1 : lit_instr_elems(in);
+    for (int k = 0; k < d->nelem; k++) {
+        int64_t a = (int64_t)((uint64_t)addr + (uint64_t)k * (uint64_t)bytes),
+                idx;
+        int32_t loc;
+        if (lit_addr_resolve(m->p, in->m.aspace, a, bytes, &loc, &idx) ||
+            (k && m->p->locs[loc].space != d->space)) {
+            d->flags |= MDL_I_BOUNDS;
+            d->index = a;
+            d->loc = -1;
+            d->space = -1;
+            d->word = -1;
+            return;
+        }
+        if (!k) {
+            d->loc = loc;
+            d->space = m->p->locs[loc].space;
+        }
+        d->words[k] = m->p->locs[loc].addr + (int32_t)idx;
+    }
+    d->word = d->words[0];
+}
+
 void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
                    int slot, MdlInstr *d)
 {
@@ -87,6 +119,8 @@ void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
     d->loc = -1;
     d->space = -1;
     d->word = -1;
+    d->nelem = 1;
+    d->words[0] = -1;
     d->index = 0;
     if (in->guard &&
         (lit_type_value(LIT_PRED, mdl_reg_value(m, s, L, slot,
@@ -109,21 +143,21 @@ void mdl_decode_at(const Model *m, const MdlState *s, const MdlLaunch *L,
             idx = (int64_t)((uint64_t)mdl_operand(m, s, L, slot, &in->m.base) +
                             (uint64_t)in->m.off);
         d->index = idx;
-        if (loc == LIT_MEM_ADDR &&
-            lit_addr_resolve(m->p, in->m.aspace, idx,
-                             lit_opflags(in->op) & LIT_OPF_FLUSH
-                                 ? 0 : lit_type_bits(in->ty) / 8,
-                             &loc, &idx)) {
-            d->flags |= MDL_I_BOUNDS;
-        } else {
+        if (loc != LIT_MEM_ADDR) {
             const LitLoc *l = &m->p->locs[loc];
             d->loc = loc;
             d->space = l->space;
             if (idx < 0 || idx >= l->size)
                 d->flags |= MDL_I_BOUNDS;
             else
-                d->word = l->addr + (int32_t)idx;
+                d->word = d->words[0] = l->addr + (int32_t)idx;
+        } else {
+            decode_addr(m, in, idx, d);
         }
+        d->va[0] = d->a;
+        if (!(d->flags & MDL_I_READ))
+            for (int k = 1; k < d->nelem; k++)
+                d->va[k] = mdl_reg_value(m, s, L, slot, in->vreg[k - 1]);
     }
     if ((lit_opflags(in->op) & LIT_OPF_BRANCH) &&
         (!(lit_opflags(in->op) & LIT_OPF_COND) ||

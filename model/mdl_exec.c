@@ -268,6 +268,7 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     }
     m->arena = a;
     m->p = p;
+    m->vec_first = 1;
     m->kind = model;
     m->pol = mdl_policy(model);
     m->naive = (mode & MDL_NAIVE) != 0;
@@ -475,6 +476,40 @@ static void set_reg(Exec *x, int r, int64_t v)
                   (uint32_t)x->L->regslot[r], (uint64_t)v);
 }
 
+/* Register r as the program names it, for a step described (info). */
+static const char *reg_name(const Exec *x, int r, char *buf, size_t len)
+{
+    if (!x->info)
+        return "";
+    return lit_reg_name(&x->m->p->kernels[x->L->kernel], r, buf, len);
+}
+
+/* A register's value as a witness shows it: in a PTX kernel a generic
+   address is the element it points to ("&out[1]") or, inside none, hex;
+   anything else in decimal. */
+static const char *val_text(const Exec *x, int64_t v, char *buf, size_t len)
+{
+    const LitProgram *p = x->m->p;
+    int32_t loc;
+    int64_t idx;
+    if (!x->info)
+        return "";
+    if (!p->kernels[x->L->kernel].reg_names || v < LIT_WINDOW_PM ||
+        v >= LIT_WINDOW_SHARED + LIT_WINDOW_SIZE) {
+        snprintf(buf, len, "%lld", (long long)v);
+    } else if (!lit_addr_resolve(p, LIT_AS_GENERIC, v, 0, &loc, &idx) &&
+               lit_loc_address(p, loc) + idx * p->locs[loc].elem == v) {
+        if (p->locs[loc].is_array)
+            snprintf(buf, len, "&%s[%lld]", p->locs[loc].name,
+                     (long long)idx);
+        else
+            snprintf(buf, len, "&%s", p->locs[loc].name);
+    } else {
+        snprintf(buf, len, "0x%llx", (unsigned long long)v);
+    }
+    return buf;
+}
+
 static int fail(Exec *x, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -494,16 +529,33 @@ static int resolve(Exec *x)
     const LitLoc *l;
     if (!(x->d->flags & MDL_I_BOUNDS))
         return MDL_OK;
-    if (x->d->loc < 0)
+    if (x->d->loc < 0) {
+        /* what the address does point into, if anything */
+        const LitProgram *p = x->m->p;
+        char in[96] = "";
+        int32_t loc;
+        int64_t idx, a = x->d->index;
+        if (!lit_addr_resolve(p, x->d->in->m.aspace, a, 0, &loc, &idx)) {
+            int64_t start = lit_loc_address(p, loc) + idx * p->locs[loc].elem;
+            if (x->d->in->m.aspace == LIT_AS_SHARED && a < LIT_WINDOW_SIZE)
+                start -= LIT_WINDOW_SHARED;
+            char nm[64];
+            mdl_word_name(x->m, p->locs[loc].space,
+                          p->locs[loc].addr + (int32_t)idx, nm, sizeof nm);
+            snprintf(in, sizeof in, " (byte %lld of %s, a u%d element)",
+                     (long long)(a - start), nm, 8 * p->locs[loc].elem);
+        }
         return fail(x, MDL_E_BOUNDS, "address 0x%llx is not %s of a "
-                    "location", (unsigned long long)x->d->index,
+                    "location%s", (unsigned long long)a,
                     lit_opflags(x->d->op) & LIT_OPF_FLUSH
                         ? "a byte" : lit_type_bits(x->d->in->ty) == 64
                         ? "an aligned 8-byte element"
                         : lit_type_bits(x->d->in->ty) == 32
                         ? "an aligned 4-byte element"
                         : lit_type_bits(x->d->in->ty) == 16
-                        ? "an aligned 2-byte element" : "a 1-byte element");
+                        ? "an aligned 2-byte element" : "a 1-byte element",
+                    in);
+    }
     l = &x->m->p->locs[x->d->loc];
     if (l->is_array)
         return fail(x, MDL_E_BOUNDS, "index %lld out of bounds for %s[%d]",
@@ -512,29 +564,61 @@ static int resolve(Exec *x)
                 (long long)x->d->index, l->name);
 }
 
-static uint32_t mem_index(const Exec *x)
+static uint32_t mem_index(const Exec *x, int32_t word)
 {
     if (x->d->space == LIT_DRAM)
-        return x->L->dram_off + (uint32_t)x->d->word;
+        return x->L->dram_off + (uint32_t)word;
     return x->L->shared_off +
            (uint32_t)x->L->cta[x->slot] * (uint32_t)x->m->p->shared_words +
-           (uint32_t)x->d->word;
+           (uint32_t)word;
 }
 
-static int64_t mem_read(Exec *x)
+static int64_t mem_read(Exec *x, int32_t word)
 {
     if (x->d->space == LIT_PM)
-        return x->m->ops->load(x->m, x->s, x->L, x->slot, x->d->word,
-                               x->info);
-    return (int64_t)x->s->w[mem_index(x)];
+        return x->m->ops->load(x->m, x->s, x->L, x->slot, word, x->info);
+    return (int64_t)x->s->w[mem_index(x, word)];
 }
 
-static int mem_write(Exec *x, int64_t v)
+static int mem_write(Exec *x, int32_t word, int64_t v)
 {
     if (x->d->space == LIT_PM)
-        return x->m->ops->store(x->m, x->s, x->L, x->slot, x->d->word, v,
+        return x->m->ops->store(x->m, x->s, x->L, x->slot, word, v,
                                 x->d->op, x->info, x->e);
-    mdl_set(x->s, mem_index(x), (uint64_t)v);
+    mdl_set(x->s, mem_index(x, word), (uint64_t)v);
+    return MDL_OK;
+}
+
+/* A vector access (ld/st .v2 .v4, DESIGN section 7): its elements in
+   order, each one element access, all in this one step. */
+static int exec_vec(Exec *x)
+{
+    const MdlInstr *d = x->d;
+    const LitInstr *in = d->in;
+    int load = (lit_opflags(d->op) & LIT_OPF_READ) != 0;
+    for (int k = 0; k < d->nelem; k++) {
+        char nm[64], rn[16];
+        int64_t v;
+        if (x->info)
+            mdl_word_name(x->m, d->space, d->words[k], nm, sizeof nm);
+        if (load) {
+            int reg = k ? in->vreg[k - 1] : in->rd;
+            v = lit_type_value(in->ty, mem_read(x, d->words[k]));
+            set_reg(x, reg, v);
+            mdl_info_effect(x->info, "%s = %lld (%s)",
+                            reg_name(x, reg, rn, sizeof rn), (long long)v, nm);
+            continue;
+        }
+        v = mdl_store_value(x->m, d, d->va[k]);
+        mdl_info_effect(x->info, "%s = %lld", nm, (long long)v);
+        x->m->vec_first = k == 0;
+        x->m->vec_more = k + 1 < d->nelem;
+        int r = mem_write(x, d->words[k], v);
+        x->m->vec_first = 1;
+        x->m->vec_more = 0;
+        if (r)
+            return r;
+    }
     return MDL_OK;
 }
 
@@ -545,34 +629,39 @@ static int exec_mem(Exec *x)
     const MdlInstr *d = x->d;
     const LitInstr *in = d->in;
     unsigned f = lit_opflags(d->op);
-    char nm[64];
+    char nm[64], rn[16];
     int64_t v, old, nv;
     int r = resolve(x);
     if (r)
         return r;
+    if (d->nelem > 1)
+        return exec_vec(x);
     if (x->info)
         mdl_word_name(x->m, d->space, d->word, nm, sizeof nm);
     if (!(f & LIT_OPF_READ)) {          /* st, st.wt */
         nv = mdl_store_value(x->m, d, d->a);
         mdl_info_effect(x->info, "%s = %lld", nm, (long long)nv);
-        return mem_write(x, nv);
+        return mem_write(x, d->word, nv);
     }
-    old = mem_read(x);
+    old = mem_read(x, d->word);
     v = lit_type_value(in->ty, old);
     set_reg(x, in->rd, v);
     if (!(f & LIT_OPF_WRITE)) {         /* ld */
-        mdl_info_effect(x->info, "r%d = %lld (%s)", in->rd, (long long)v, nm);
+        mdl_info_effect(x->info, "%s = %lld (%s)",
+                        reg_name(x, in->rd, rn, sizeof rn), (long long)v, nm);
         return MDL_OK;
     }
     if (!lit_atomic(in, old, d->a, d->b, &nv)) {
-        mdl_info_effect(x->info, "r%d = %lld (%s); compare fails", in->rd,
+        mdl_info_effect(x->info, "%s = %lld (%s); compare fails",
+                        reg_name(x, in->rd, rn, sizeof rn),
                         (long long)v, nm);
         return MDL_OK;
     }
     nv = mdl_store_value(x->m, d, nv);
-    mdl_info_effect(x->info, "r%d = %lld; %s = %lld", in->rd, (long long)v,
+    mdl_info_effect(x->info, "%s = %lld; %s = %lld",
+                    reg_name(x, in->rd, rn, sizeof rn), (long long)v,
                     nm, (long long)nv);
-    return mem_write(x, nv);
+    return mem_write(x, d->word, nv);
 }
 
 static int wait_kind(int op)
@@ -618,6 +707,15 @@ static int thread_step(Exec *x)
         x->info->file = body_of(x->m, L, x->slot)->file;
         lit_format_instr(x->m->p, body_of(x->m, L, x->slot), d.in,
                          x->info->instr, sizeof x->info->instr);
+        if (d.in->guard) {              /* PTX's @p / @!p */
+            char rn[16];
+            const char *g = reg_name(x, d.in->guard - 1, rn, sizeof rn);
+            if (d.op == LIT_NOP)
+                mdl_info_effect(x->info, "not executed (%s is %s)", g,
+                                d.in->gneg ? "true" : "false");
+            else if (d.op == LIT_BRA)
+                mdl_info_effect(x->info, "taken");
+        }
     }
     f = lit_opflags(d.op);
     if (f & (LIT_OPF_READ | LIT_OPF_WRITE)) {
@@ -628,7 +726,10 @@ static int thread_step(Exec *x)
                      (long long)d.b);
         } else {
             set_reg(x, d.in->rd, v);
-            mdl_info_effect(x->info, "r%d = %lld", d.in->rd, (long long)v);
+            char rn[16], vt[96];
+            mdl_info_effect(x->info, "%s = %s",
+                            reg_name(x, d.in->rd, rn, sizeof rn),
+                            val_text(x, v, vt, sizeof vt));
         }
     } else if (f & LIT_OPF_COND) {
         int cmp = lit_opinfo[d.op].cmp;
@@ -1005,7 +1106,6 @@ int mdl_apply(Model *m, const MdlState *s, uint32_t step, MdlState *out,
     memset(info, 0, sizeof *info);
     info->gtid = -1;
     info->kernel = -1;
-    info->created = -1;
     if (step == MDL_STEP_NONE) {
         stuck(m, s, L, e);
         return 1;

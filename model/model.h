@@ -217,9 +217,11 @@ typedef struct {
     const char *file;                   /* as in MdlError */
     char instr[96];                     /* canonical instruction or event */
     char effect[160];                   /* "x = 1", "r0 = 3 (from y)", … */
-    int32_t created;                    /* slot a new pending store was
-                                           inserted at (slots at and above it
-                                           move up), or -1 */
+    int32_t ncreated;                   /* new pending stores (a vector
+                                           store makes one per element) … */
+    int32_t created[LIT_MAX_VEC];       /* … the slot each was inserted at,
+                                           in order (slots at and above it
+                                           move up) */
     uint64_t removed;                   /* pending slots (before the step)
                                            that left the pending set */
 } MdlStepInfo;
@@ -348,8 +350,16 @@ typedef struct {
     int32_t loc;                        /* memory operand's location, or -1 */
     int32_t space;                      /* its LitSpace, or -1 */
     int32_t word;                       /* its word in that space, or -1 */
+    int32_t nelem;                      /* elements it accesses: 1, or a
+                                           vector access's count … */
+    int32_t words[LIT_MAX_VEC];         /* … each one's word (words[0] is
+                                           word), all in one space */
+    int64_t va[LIT_MAX_VEC];            /* a store's value for each element
+                                           (va[0] is a) */
     int64_t index;                      /* the evaluated index (a PTX
-                                           address: the byte address) */
+                                           address: the byte address; of
+                                           the failing element when one
+                                           fails) */
     unsigned flags;                     /* MDL_I_* */
 } MdlInstr;
 

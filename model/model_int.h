@@ -103,6 +103,11 @@ struct Model {
     struct MdlRed *red;                 /* reductions' data, or NULL */
     unsigned fx;                        /* MDL_FX_* of the current step */
     int fx_kept;                        /* the model sets fx */
+    int vec_first;                      /* the store hook's store is the
+                                           first of its step … */
+    int vec_more;                       /* … or others follow it in the
+                                           step: a vector store's elements
+                                           (mdl_exec.c) */
     uint32_t key_skip;                  /* region words before the part that
                                            decides the crash images */
     int projected;                      /* MDL_SLICE in effect: crash images

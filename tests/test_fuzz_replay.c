@@ -1,5 +1,6 @@
 /* Replays the fuzz seeds and every regression input the fuzzers found
-   (tests/fuzz/seeds, tests/fuzz/regress) through both fuzz targets, so
+   (tests/fuzz/seeds, tests/fuzz/regress: through fuzz_parse and
+   fuzz_check; tests/fuzz/seeds-ptx, regress-ptx: through fuzz_ptx), so
    that `make test` and `make asan` keep each past crash fixed. A target
    aborts when its property fails (tests/fuzz/fuzz.h). */
 #include <dirent.h>
@@ -37,8 +38,9 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* Both targets on every file of dir; returns how many. */
-static int replay(const char *dir)
+/* The litmus targets (ptx: fuzz_ptx) on every file of dir; returns how
+   many. */
+static int replay(const char *dir, int ptx)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -52,8 +54,12 @@ static int replay(const char *dir)
         size_t len;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         char *data = slurp(path, &len);
-        fuzz_parse((const uint8_t *)data, len);
-        fuzz_check((const uint8_t *)data, len);
+        if (ptx) {
+            fuzz_ptx((const uint8_t *)data, len);
+        } else {
+            fuzz_parse((const uint8_t *)data, len);
+            fuzz_check((const uint8_t *)data, len);
+        }
         free(data);
         n++;
     }
@@ -64,13 +70,25 @@ static int replay(const char *dir)
 static void test_seeds(void **state)
 {
     (void)state;
-    assert_true(replay("tests/fuzz/seeds") >= 20);
+    assert_true(replay("tests/fuzz/seeds", 0) >= 20);
 }
 
 static void test_regressions(void **state)
 {
     (void)state;
-    assert_true(replay("tests/fuzz/regress") >= 1);
+    assert_true(replay("tests/fuzz/regress", 0) >= 1);
+}
+
+static void test_ptx_seeds(void **state)
+{
+    (void)state;
+    assert_true(replay("tests/fuzz/seeds-ptx", 1) >= 5);
+}
+
+static void test_ptx_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("tests/fuzz/regress-ptx", 1) >= 1);
 }
 
 /* CPU seconds fuzz_check takes on src with GPMC_FUZZ_INPUT_S = budget
@@ -122,6 +140,8 @@ int main(void)
         cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_regressions),
         cmocka_unit_test(test_input_budget),
+        cmocka_unit_test(test_ptx_seeds),
+        cmocka_unit_test(test_ptx_regressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

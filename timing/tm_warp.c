@@ -137,11 +137,11 @@ static int idle_cause(const Tm *t, const TmWarp *w)
     return cause;
 }
 
-/* The register a decoded instruction writes, or -1 (a false guard writes
-   nothing). */
-static int dest_reg(const MdlInstr *d)
+/* The registers a decoded instruction writes (a false guard writes
+   nothing); returns how many. */
+static int dest_regs(const MdlInstr *d, uint16_t *regs)
 {
-    return d->op == LIT_NOP ? -1 : lit_instr_sets(d->in);
+    return d->op == LIT_NOP ? 0 : lit_instr_sets(d->in, regs);
 }
 
 /* Registers the instruction reads or writes: 0 ready, else stalls the
@@ -149,11 +149,10 @@ static int dest_reg(const MdlInstr *d)
 static int scoreboard(Tm *t, int32_t wi, const MdlInstr *d)
 {
     TmWarp *w = &t->w[wi];
-    uint16_t regs[LIT_MAX_READS + 1];
+    uint16_t regs[LIT_MAX_READS + LIT_MAX_VEC];
     int n = lit_instr_reads(d->in, regs);
     Tick ready = t->now;
-    if (dest_reg(d) >= 0)
-        regs[n++] = (uint16_t)dest_reg(d);
+    n += dest_regs(d, regs + n);
     for (int i = 0; i < n; i++) {
         assert(regs[i] < t->k->nregs);
         if (w->reg_pending[regs[i]]) {
@@ -175,25 +174,28 @@ static int scoreboard(Tm *t, int32_t wi, const MdlInstr *d)
 
 /* ---- what an instruction sends ------------------------------------------- */
 
-/* Distinct (space, line) of the group's accesses, in first-access order,
-   with the number of accesses to each: t->lines holds pairs. */
-static int32_t coalesce(Tm *t, int32_t n)
+/* Distinct (space, line) of the group's accesses to element `elem` (-1:
+   every element of a vector access), in first-access order, with the
+   number of accesses to each: t->lines holds pairs. */
+static int32_t coalesce(Tm *t, int32_t n, int elem)
 {
     int32_t nl = 0;
-    for (int32_t i = 0; i < n; i++) {
-        int32_t line = lit_line(t->p, t->dec[i].space, t->dec[i].word), j;
-        int32_t key = t->dec[i].space == LIT_PM ? line : -1 - line;
-        for (j = 0; j < nl; j++)
-            if (t->lines[2 * j] == key)
-                break;
-        if (j == nl) {
-            TM_GROW(t, t->lines, t->caplines, (size_t)(2 * nl + 2));
-            t->lines[2 * nl] = key;
-            t->lines[2 * nl + 1] = 0;
-            nl++;
+    for (int32_t i = 0; i < n; i++)
+        for (int k = elem < 0 ? 0 : elem;
+             k < (elem < 0 ? t->dec[i].nelem : elem + 1); k++) {
+            int32_t line = lit_line(t->p, t->dec[i].space, t->dec[i].words[k]);
+            int32_t key = t->dec[i].space == LIT_PM ? line : -1 - line, j;
+            for (j = 0; j < nl; j++)
+                if (t->lines[2 * j] == key)
+                    break;
+            if (j == nl) {
+                TM_GROW(t, t->lines, t->caplines, (size_t)(2 * nl + 2));
+                t->lines[2 * nl] = key;
+                t->lines[2 * nl + 1] = 0;
+                nl++;
+            }
+            t->lines[2 * j + 1]++;
         }
-        t->lines[2 * j + 1]++;
-    }
     return nl;
 }
 
@@ -245,7 +247,9 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
     TmWarp *w = &t->w[wi];
     int op = d->op, space = d->space;
     int write = (d->flags & MDL_I_WRITE) != 0;
-    int atom = write && (d->flags & MDL_I_READ), rd = dest_reg(d);
+    uint16_t regs[LIT_MAX_VEC];
+    int nd = dest_regs(d, regs), rd = nd ? regs[0] : -1;
+    int atom = write && (d->flags & MDL_I_READ);
     int strict = (t->pol->store_deps & MDL_SET_ALL) && space == LIT_PM &&
                  write;
     int pipe = piped(t, d);
@@ -257,23 +261,37 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
     int32_t nl, r;
     if (space == LIT_SHARED) {
         start = tm_lsu(t, w->sm);
-        if (rd >= 0 && w->reg_ready[rd] < start + TM_L1_LAT)
-            w->reg_ready[rd] = start + TM_L1_LAT;
+        for (int k = 0; k < nd; k++)
+            if (w->reg_ready[regs[k]] < start + TM_L1_LAT)
+                w->reg_ready[regs[k]] = start + TM_L1_LAT;
         if (w->ready < start + 1)
             w->ready = start + 1;
         return;
     }
     if (space == LIT_PM && !(t->pol->store_deps & MDL_SET_ALL))
-        for (int32_t i = 0; i < n; i++) {
-            TmThread *th = &t->thr[t->grp[i]];
-            int32_t line = lit_line(t->p, space, t->dec[i].word);
-            if (write)
-                tm_own_add(t, &th->own, line);
-            if ((t->dec[i].flags & MDL_I_READ) &&
-                (t->pol->tracks & MDL_SET_OBS))
-                tm_own_add(t, &th->obs, line);
+        for (int32_t i = 0; i < n; i++)
+            for (int k = 0; k < t->dec[i].nelem; k++) {
+                TmThread *th = &t->thr[t->grp[i]];
+                int32_t line = lit_line(t->p, space, t->dec[i].words[k]);
+                if (write)
+                    tm_own_add(t, &th->own, line);
+                if ((t->dec[i].flags & MDL_I_READ) &&
+                    (t->pol->tracks & MDL_SET_OBS))
+                    tm_own_add(t, &th->obs, line);
+            }
+    /* a load: the lines of each element, for that element's register */
+    for (int k = 0; !write && k < nd; k++) {
+        nl = coalesce(t, n, k);
+        for (int32_t j = 0; j < nl; j++) {
+            Tick r;
+            start = tm_lsu(t, w->sm);
+            r = tm_mem_load(t, space, key_line(t->lines[2 * j]), w->sm, wi,
+                            regs[k], start);
+            if (r != TICK_NONE && w->reg_ready[regs[k]] < r)
+                w->reg_ready[regs[k]] = r;
         }
-    nl = atom ? n : coalesce(t, n);
+    }
+    nl = !write ? 0 : atom ? n : coalesce(t, n, -1);
     for (int32_t j = 0; j < nl; j++) {
         int32_t line = atom ? lit_line(t->p, space, t->dec[j].word)
                             : key_line(t->lines[2 * j]);
@@ -281,12 +299,6 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
         if (bytes > t->line_bytes)
             bytes = t->line_bytes;
         start = tm_lsu(t, w->sm);
-        if (!write) {
-            Tick r = tm_mem_load(t, space, line, w->sm, wi, rd, start);
-            if (r != TICK_NONE && w->reg_ready[rd] < r)
-                w->reg_ready[rd] = r;
-            continue;
-        }
         tm_l1_inval(t, w->sm, space, line);
         if (atom)
             r = tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
@@ -320,7 +332,7 @@ static void hw_issue(Tm *t, int32_t wi, const MdlHwRule *r, int32_t n)
     TmWarp *w = &t->w[wi];
     Tick start;
     if (r->request == MDL_HW_RQ_LINE) {
-        int32_t nl = coalesce(t, n);
+        int32_t nl = coalesce(t, n, -1);
         for (int32_t j = 0; j < nl; j++) {
             int space = key_space(t->lines[2 * j]);
             int32_t line = key_line(t->lines[2 * j]);

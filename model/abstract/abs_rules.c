@@ -56,9 +56,21 @@ int abs_rules_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         return MDL_OK;
     }
     if (a->at_once) {
-        mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
+        /* Stores persist in order, each at once; but the elements of a
+           vector store (one step, DESIGN section 7) are stores of their
+           own, so the state after one has the images of every prefix of
+           them, as in the naive semantics: they are pending, each
+           depending on the ones before, until the next store persists
+           them. The step stays visible to the reductions. */
+        if (m->vec_first && np) {
+            abs_pending_force(m, s, L, abs_all(np), info);
+            np = 0;
+        }
         m->fx |= MDL_FX_SET;
-        return MDL_OK;
+        if (m->vec_first && !m->vec_more) {
+            mdl_set(s, PERS(m, pm_off, word), (uint64_t)v);
+            return MDL_OK;
+        }
     }
     if (np >= ABS_MAXP) {
         e->kind = MDL_E_LIMIT;
@@ -75,8 +87,8 @@ int abs_rules_store(Model *m, MdlState *s, const MdlLaunch *L, int slot,
         deps |= s->w[abs_tword(L, slot, a->f)];
     pos = abs_pending_insert(m, s, L, slot, word, v, deps);
     m->fx |= MDL_FX_GROW;
-    if (info)
-        info->created = pos;
+    if (info && info->ncreated < LIT_MAX_VEC)
+        info->created[info->ncreated++] = pos;
     return MDL_OK;
 }
 

@@ -87,9 +87,9 @@ static void fence_needs(const Hw *h, const MdlState *s, const MdlLaunch *L,
    before it (specs/hw.md, "Silent stores"). A write-through always joins
    its line's FIFO, ahead of any later write-back. */
 static int changes(const Model *m, const MdlState *s, uint32_t pm_off,
-                   const MdlInstr *in, int32_t dw)
+                   const MdlInstr *in, int k, int32_t dw)
 {
-    int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv = in->a;
+    int64_t old = (int64_t)s->w[pm_off + (uint32_t)dw], nv = in->va[k];
     if (m->hw[in->op].write == MDL_HW_WT)
         return 1;
     if ((lit_opflags(in->op) & LIT_OPF_ATOMIC) &&
@@ -109,9 +109,12 @@ static void next_needs(Model *m, const MdlState *s, const MdlLaunch *L,
         return;
     r = &m->hw[in.op];
     if (r->write) {
-        if (in.space == LIT_PM && in.word >= 0 &&
-            (h->vol || changes(m, s, L->pm_off, &in, h->cidx[in.word])))
-            set(h->vol ? d->st : d->wb, h->wline[h->cidx[in.word]]);
+        for (int k = 0; k < in.nelem; k++) {
+            int32_t w = in.words[k];
+            if (in.space == LIT_PM && w >= 0 &&
+                (h->vol || changes(m, s, L->pm_off, &in, k, h->cidx[w])))
+                set(h->vol ? d->st : d->wb, h->wline[h->cidx[w]]);
+        }
     } else if (r->count) {
         d->all = 1;
     } else if (r->fence) {

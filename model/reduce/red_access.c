@@ -149,9 +149,11 @@ static uint64_t *read_undefined(const LitBody *b, int nregs)
             const LitInstr *ins = &b->code[pc];
             int32_t next[2];
             int nn = cfg_next(ins, pc, next);
+            uint16_t set[LIT_MAX_VEC];
+            int ns = ins->guard ? 0 : lit_instr_sets(ins, set);
             memcpy(out, in + (size_t)pc * rw, rw * sizeof *out);
-            if (lit_instr_sets(ins) >= 0 && !ins->guard)
-                bit_set(out, ins->rd);
+            for (int k = 0; k < ns; k++)
+                bit_set(out, set[k]);
             for (int k = 0; k < nn; k++) {
                 uint64_t *to = in + (size_t)next[k] * rw;
                 if (next[k] >= b->ninstr)
@@ -194,29 +196,33 @@ static void thread_values(const LitKernel *k, int32_t gtid, const LitBody *b,
         changed = 0;
         for (int pc = 0; pc < b->ninstr; pc++) {
             Vs d;
-            if (lit_instr_sets(&b->code[pc]) < 0)
+            uint16_t set[LIT_MAX_VEC];
+            int ns = lit_instr_sets(&b->code[pc], set);
+            if (!ns)
                 continue;
             def_vals(k, gtid, regs, &b->code[pc], &d);
-            changed |= vs_merge(&regs[b->code[pc].rd], &d);
+            for (int j = 0; j < ns; j++)
+                changed |= vs_merge(&regs[set[j]], &d);
         }
     }
 }
 
-/* The element value v of in's index (or address) register names: 0 with
-   *loc and *idx, -1 when that value fails. */
-static int elem_of(const LitProgram *p, const LitInstr *in, int64_t v,
+/* The element value v of in's index (or address) register names (of a
+   vector access, its element k): 0 with *loc and *idx, -1 when that
+   value fails. */
+static int elem_of(const LitProgram *p, const LitInstr *in, int64_t v, int k,
                    int32_t *loc, int64_t *idx)
 {
     int64_t x = (int64_t)((uint64_t)v + (uint64_t)in->m.off);
+    int bytes = lit_opflags(in->op) & LIT_OPF_FLUSH
+                    ? 0 : lit_type_bits(in->ty) / 8;
     if (in->m.loc != LIT_MEM_ADDR) {
         *loc = in->m.loc;
         *idx = x;
         return x >= 0 && x < p->locs[in->m.loc].size ? 0 : -1;
     }
-    return lit_addr_resolve(p, in->m.aspace, x,
-                            lit_opflags(in->op) & LIT_OPF_FLUSH
-                                ? 0 : lit_type_bits(in->ty) / 8,
-                            loc, idx);
+    x = (int64_t)((uint64_t)x + (uint64_t)k * (uint64_t)bytes);
+    return lit_addr_resolve(p, in->m.aspace, x, bytes, loc, idx);
 }
 
 /* The values the index of in's memory operand may take (before the
@@ -264,13 +270,14 @@ int red_access_pm_reads(const Model *m, int32_t kernel, uint8_t *mark)
                     memset(mark + l->addr, 1, (size_t)l->size);
                 continue;
             }
-            for (int v = 0; v < idx.n; v++) {
-                int32_t loc;
-                int64_t x;
-                if (!elem_of(p, in, idx.v[v], &loc, &x) &&
-                    p->locs[loc].space == LIT_PM)
-                    mark[p->locs[loc].addr + x] = 1;
-            }
+            for (int v = 0; v < idx.n; v++)
+                for (int e = 0; e < lit_instr_elems(in); e++) {
+                    int32_t loc;
+                    int64_t x;
+                    if (!elem_of(p, in, idx.v[v], e, &loc, &x) &&
+                        p->locs[loc].space == LIT_PM)
+                        mark[p->locs[loc].addr + x] = 1;
+                }
         }
     }
     base_free(regs);
@@ -429,7 +436,11 @@ static int grows_only(const LitBody *b, int r)
     int defs = 0;
     for (int pc = 0; pc < b->ninstr; pc++) {
         const LitInstr *in = &b->code[pc];
-        if (lit_instr_sets(in) != r)
+        uint16_t set[LIT_MAX_VEC];
+        int ns = lit_instr_sets(in, set), sets_r = 0;
+        for (int j = 0; j < ns; j++)
+            sets_r |= set[j] == r;
+        if (!sets_r)
             continue;
         /* 2^32 passes to wrap: more states than an exploration numbers */
         if (in->guard || lit_type_bits(in->ty) < 32 || in->ty != in->sty ||
@@ -591,7 +602,8 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
                               (lit_opflags(in->op) & LIT_OPF_WRITE
                                    ? MDL_I_WRITE : 0));
             if (BASE_GROW(pool, cap, 2 * ((size_t)npool +
-                                         (idx.top ? 1 : (size_t)idx.n))))
+                                         (idx.top ? 1 : (size_t)idx.n *
+                                                        LIT_MAX_VEC))))
                 goto oom;
             if (idx.top && in->m.loc == LIT_MEM_ADDR) {
                 pool[2 * npool] = 0;    /* any word of any space */
@@ -605,17 +617,18 @@ static int slot_accesses(Model *m, const MdlLaunch *L, int i, MdlSlotRed *sr)
                 pool[2 * npool + 1] = pool[2 * npool] + (uint32_t)l->size - 1;
                 npool++;
             } else {
-                for (int v = 0; v < idx.n; v++) {
-                    int32_t loc;
-                    int64_t x;
-                    if (elem_of(p, in, idx.v[v], &loc, &x))
-                        continue;       /* that value fails: no access */
-                    pool[2 * npool] = red_access_id(m, L, i, p->locs[loc].space,
-                                                    p->locs[loc].addr +
-                                                        (int32_t)x);
-                    pool[2 * npool + 1] = pool[2 * npool];
-                    npool++;
-                }
+                for (int v = 0; v < idx.n; v++)
+                    for (int e = 0; e < lit_instr_elems(in); e++) {
+                        int32_t loc;
+                        int64_t x;
+                        if (elem_of(p, in, idx.v[v], e, &loc, &x))
+                            continue;   /* that element fails: no access */
+                        pool[2 * npool] = red_access_id(
+                            m, L, i, p->locs[loc].space,
+                            p->locs[loc].addr + (int32_t)x);
+                        pool[2 * npool + 1] = pool[2 * npool];
+                        npool++;
+                    }
             }
             npool = start + iv_norm(pool + 2 * start, npool - start);
             a->n = (uint16_t)(npool - start);

@@ -72,11 +72,22 @@ static unsigned hier_own(const Model *m, const MdlInstr *d)
     if (d->flags & MDL_I_WAITS)
         return 0;
     own = red_access_hier(m, d->op);
-    if (own == FP_LINE &&
-        (d->space != LIT_PM || d->word < 0 ||
-         !mdl_kept(m, (uint32_t)m->p->pm_line[d->word])))
-        return 0;
-    return own;
+    if (own != FP_LINE)
+        return own;
+    for (int k = 0; d->space == LIT_PM && d->word >= 0 && k < d->nelem; k++)
+        if (mdl_kept(m, (uint32_t)m->p->pm_line[d->words[k]]))
+            return own;
+    return 0;
+}
+
+/* Whether the line of a PM element of step d is in the lines (h, nh). */
+static int lines_have(const Model *m, const MdlInstr *d, const uint32_t *h,
+                      uint32_t nh)
+{
+    for (int k = 0; k < d->nelem; k++)
+        if (red_access_has(h, nh, (uint32_t)m->p->pm_line[d->words[k]]))
+            return 1;
+    return 0;
 }
 
 /* Whether thread j, whose footprint has flags fl and lines (h, nh), may
@@ -116,7 +127,7 @@ static int hier_conflict(Model *m, const MdlLaunch *L, int i,
         return !mine || red_access_meet(mine, n, h, nh);
     }
     assert(own == FP_LINE);
-    return red_access_has(h, nh, (uint32_t)m->p->pm_line[d->word]);
+    return lines_have(m, d, h, nh);
 }
 
 /* C1 for the decoded step d of slot i at s; *grow gets whether another
@@ -142,8 +153,11 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
                     ((d->flags & (MDL_I_WAITS | MDL_I_PERSIST | MDL_I_GRID))
                      == (MDL_I_WAITS | MDL_I_PERSIST)));
     int acc = d->word >= 0 &&
-              (lit_opflags(d->op) & (LIT_OPF_READ | LIT_OPF_WRITE));
-    uint32_t id = acc ? red_access_id(m, L, i, d->space, d->word) : 0;
+              (lit_opflags(d->op) & (LIT_OPF_READ | LIT_OPF_WRITE))
+                  ? d->nelem : 0;
+    uint32_t id[LIT_MAX_VEC];
+    for (int k = 0; k < acc; k++)
+        id[k] = red_access_id(m, L, i, d->space, d->words[k]);
     for (int j = 0; j < L->nthreads; j++) {
         uint64_t h = s->w[L->thr_off + (uint32_t)j * L->thr_stride];
         const LitBody *b;
@@ -172,12 +186,13 @@ static int commutes(Model *m, const MdlState *s, const MdlLaunch *L, int i,
         f = red_access_foot(m, L, j, pc, !same);
         if (!f)
             return 0;
-        if (acc && (((d->flags & MDL_I_WRITE) &&
-                     (red_access_has(f->r, f->nr, id) ||
-                      red_access_has(f->w, f->nw, id))) ||
-                    ((d->flags & MDL_I_READ) &&
-                     red_access_has(f->w, f->nw, id))))
-            return 0;
+        for (int k = 0; k < acc; k++)
+            if (((d->flags & MDL_I_WRITE) &&
+                 (red_access_has(f->r, f->nr, id[k]) ||
+                  red_access_has(f->w, f->nw, id[k]))) ||
+                ((d->flags & MDL_I_READ) &&
+                 red_access_has(f->w, f->nw, id[k])))
+                return 0;
         if (hier_conflict(m, L, i, d, own, releases, same, f->flags, f->h,
                           f->nh, quiet))
             return 0;

@@ -30,7 +30,7 @@ assert_same "Gope-Tree+kr necessary and tuned" "$T/lines" "$T/want"
 # the witness of pbar at level 1: the image holds in0 and lacks leaf1,
 # written by the other thread of the CTA
 assert_grep "pbar's witness" \
-    "crash 1 after step 10: image includes #5 in0 = 1; lacks #2 leaf1 = 11" \
+    "crash 1 after step 6: image includes #3 in0 = 1; lacks #2 leaf1 = 11" \
     "$T/out"
 # --apply: the weakest program is gope-tree.litmus
 expect_rc 0 "$GPMC" tune "$T/kr.litmus" --model scoped,bscoped,hw --apply

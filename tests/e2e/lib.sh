@@ -168,13 +168,14 @@ conds_of() {
 # two_corpora DIR: two copies of the bundled corpus, DIR/a and DIR/b, so a
 # suite takes long enough to be interrupted; each file of DIR/b ends with a
 # comment, so its content (sha256), and hence its checks for --resume,
-# differ from its twin's. Prints the number of files. papers/ is left out:
-# it costs several times the rest together (papers.sh runs it).
+# differ from its twin's. Prints the number of files. papers/ and cuda/ are
+# left out: each costs several times the rest together (papers.sh and
+# cuda_pairs.sh run them).
 two_corpora() {
     mkdir "$1"
     cp -R "$ROOT/litmus/suite" "$1/a"
     cp -R "$ROOT/litmus/suite" "$1/b"
-    rm -rf "$1/a/papers" "$1/b/papers"
+    rm -rf "$1/a/papers" "$1/b/papers" "$1/a/cuda" "$1/b/cuda"
     find "$1/b" -name '*.litmus' -exec sh -c \
         'for f; do printf "// copy b\n" >>"$f"; done' sh {} +
     find "$1" -name '*.litmus' | wc -l

@@ -11,7 +11,14 @@
  *               input, GPMC_FUZZ_INPUT_S) never fails inside gpmc, and when
  *               the default and the --naive exploration both finish they
  *               agree: the same crash-image sets, verdicts and outcome
- *               states.
+ *               states;
+ *   fuzz_ptx    the PTX front end: the input's first line is the entry
+ *               and its arguments ("k(a, b, 3)"), the rest a .ptx file
+ *               that a small test launches (`from "f.ptx" LINE`); reading
+ *               and lowering any bytes ends in a program or in well-formed
+ *               "PATH[:LINE[:COL]]: error: …" lines; a program prints as
+ *               its from clause, parses back equal, and goes through
+ *               fuzz_check's pipeline.
  */
 #ifndef GPMC_FUZZ_H
 #define GPMC_FUZZ_H
@@ -19,7 +26,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "litmus/litmus.h"
+
 int fuzz_parse(const uint8_t *data, size_t size);
 int fuzz_check(const uint8_t *data, size_t size);
+int fuzz_ptx(const uint8_t *data, size_t size);
+/* The canonical text of p (malloc'd); aborts when printing fails. */
+char *fuzz_print(const LitProgram *p);
+/* fuzz_check's properties on a parsed program (skipped when large). */
+void fuzz_check_program(const LitProgram *p);
 
 #endif

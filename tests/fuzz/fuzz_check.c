@@ -129,10 +129,16 @@ int fuzz_check(const uint8_t *data, size_t size)
     int rc = lit_parse_bytes("f.litmus", (const char *)data, size, NULL, &p,
                              &d);
     base_diag_free(&d);
-    if (rc || !small(p)) {
-        lit_program_free(p);
-        return 0;
-    }
+    if (!rc)
+        fuzz_check_program(p);
+    lit_program_free(p);
+    return 0;
+}
+
+void fuzz_check_program(const LitProgram *p)
+{
+    if (!small(p))
+        return;
     FILE *sink = fopen("/dev/null", "w");
     if (!sink)
         abort();
@@ -158,6 +164,4 @@ int fuzz_check(const uint8_t *data, size_t size)
         chk_report_free(n);
     }
     fclose(sink);
-    lit_program_free(p);
-    return 0;
 }

@@ -34,7 +34,7 @@ static void well_formed(const BaseDiag *d)
         broken("nerrors differs from the messages", d->text);
 }
 
-static char *printed(const LitProgram *p)
+char *fuzz_print(const LitProgram *p)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -56,7 +56,7 @@ int fuzz_parse(const uint8_t *data, size_t size)
         return 0;
     }
     base_diag_free(&d);
-    char *text = printed(p);
+    char *text = fuzz_print(p);
     LitProgram *q = NULL;
     base_diag_init(&d);
     if (lit_parse_string("f.litmus", text, NULL, &q, &d))
@@ -64,7 +64,7 @@ int fuzz_parse(const uint8_t *data, size_t size)
     base_diag_free(&d);
     if (!lit_program_equal(p, q) || !lit_program_equal(q, p))
         broken("the printed program differs", text);
-    char *again = printed(q);
+    char *again = fuzz_print(q);
     if (strcmp(text, again))
         broken("printing is not a fixed point", again);
     /* the one-line formatters on everything */
