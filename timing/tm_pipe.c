@@ -1,34 +1,9 @@
 /*
  * tm_pipe.c — the in-order persist buffers: how strict persistency's
  * reference hardware persists every PM store without a round trip per
- * store (MdlPolicy.pipe = MDL_PIPE_INORDER; specs/timing.md, "Persist
- * pipelining").
- *
- * Each SM has one persist buffer. A PM store (and atomic) of a model whose
- * stores persist as they issue enters its SM's buffer as one entry per
- * line the warp writes, and its write-through request leaves for the
- * hierarchy at once: entries are in flight together (pipelined), each
- * controller writes its own in arrival order. An entry is persisted when
- * its write is acknowledged (in NVM with a volatile WPQ or wt_ack = nvm,
- * accepted by a durable WPQ otherwise); the buffer retires entries in the
- * order they entered, so a later persist is never counted before an
- * earlier one of the SM: persist order follows the SM's issue order, which
- * is strict's order for the SM's threads. The warp goes on after its store
- * issues; a store that finds its SM's buffer holding TM_PB_ENTRIES or
- * more entries does not issue, and its warp waits (a fence stall) until
- * one retires (tm_warp.c, pipe_full). So the latency of a
- * persist is hidden by the other warps, as long as the buffer and the
- * memory keep up; the memory's bandwidth is still paid in full. A fence
- * (sfence, membar) does not wait for buffered persists: the buffer already
- * keeps them in order. What forces a persist waits for the buffers: strict's
- * psync (force P) until every SM's buffer has retired every entry that
- * entered any buffer before it (a global entry number, pb_gseq), the
- * kernel's end (the join) until every request is done.
- *
- * Ours, not a document's: the buffer's size (TM_PB_ENTRIES, 256: eight
- * warp stores; specs/timing.md has the measurements), one buffer per SM, and that the order between SMs is not enforced by the
- * timing (the semantics decide what a crash may see; the cost of
- * cross-SM ordering through observed values is not modelled).
+ * store (MdlPolicy.pipe = MDL_PIPE_INORDER). The design note is beside the
+ * data, above TmSm in timing_int.h; specs/timing.md, "Persist pipelining",
+ * has the measurements.
  */
 #include <string.h>
 
