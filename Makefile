@@ -190,6 +190,7 @@ bench: gpmc
 	$(call install-missing,gnuplot-nox spin time)
 	sh bench/run.sh
 	sh bench/scale.sh
+	sh bench/time.sh
 
 paper: gpmc
 	$(call install-missing,gnuplot-nox)

@@ -23,10 +23,12 @@
 
 enum {
     LIT_NREGS = 32,
-    LIT_MAX_THREADS = 1 << 20,          /* per kernel */
+    LIT_MAX_THREADS = 1 << 22,          /* per kernel (Parboil's lbm has
+                                           2.16 M: `gpmc time`) */
     LIT_MAX_ALL_THREADS = 1 << 24,      /* all kernels of a file together
                                            (each has a body_of entry each) */
-    LIT_MAX_WORDS = 1 << 24,            /* per declaration */
+    LIT_MAX_WORDS = 1 << 26,            /* per declaration (lbm's grid of
+                                           19-value cells: 43 M) */
     LIT_MAX_SPACE = 1 << 28,            /* words of one memory space */
     LIT_MAX_INSTRS = 1 << 20,           /* per body (the model's pc has 24
                                            bits) */

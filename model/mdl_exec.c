@@ -30,8 +30,10 @@ static const char *const wait_names[4] = {
     "bar.sync", "grid.sync", "pbar.wg", "pbar.kr"
 };
 
-/* Largest state gpmc agrees to explore (words). */
+/* Largest state gpmc agrees to explore (words), and to follow along one
+   schedule (MDL_ONE: the timing layer keeps one state, not millions). */
 #define MAX_STATE_WORDS (1u << 20)
+#define MAX_ONE_WORDS (1u << 28)
 
 /* Words at and beyond len are kept zero, so that growing a state by
    mdl_set starts from zero. */
@@ -95,6 +97,7 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
 {
     const LitProgram *p = m->p;
     uint32_t off = 1, mthr = m->ops->thread_words(m);
+    uint32_t limit = (m->mode & MDL_ONE) ? MAX_ONE_WORDS : MAX_STATE_WORDS;
     memset(L, 0, sizeof *L);
     L->kernel = kernel;
     if (kernel >= 0) {
@@ -151,11 +154,12 @@ static int build_launch(Model *m, MdlLaunch *L, int32_t kernel, char *err,
            L->dram_off >= L->shared_off && L->mthr_off >= L->dram_off &&
            L->pm_off >= L->mthr_off && L->fixed_len >= L->pm_off);
     assert((uint32_t)L->nthreads < MDL_STEP_EVENT);
-    if ((uint64_t)off + m->ops->max_var_words > MAX_STATE_WORDS) {
-        snprintf(err, errlen, "kernel %s: a state would need %u words, "
-                 "more than the %u a model allows: too large to explore",
+    if ((uint64_t)off + m->ops->max_var_words > limit) {
+        snprintf(err, errlen, "kernel %s: a state would need %llu words, "
+                 "more than the %u a model allows: too large to %s",
                  kernel >= 0 ? p->kernels[kernel].name : "-",
-                 off + m->ops->max_var_words, MAX_STATE_WORDS);
+                 (unsigned long long)off + m->ops->max_var_words, limit,
+                 (m->mode & MDL_ONE) ? "run" : "explore");
         return 1;
     }
     if (off + m->ops->max_var_words > m->max_words)
@@ -226,6 +230,20 @@ static void note_degraded(Model *m)
     }
 }
 
+/* What exploring needs beside the state: a successor under construction,
+   a trial step, a crash image. MDL_ONE makes the first when asked
+   (mdl_successors) and never needs the others. */
+static int explore_buffers(Model *m)
+{
+    m->succ.cap = m->max_words;
+    m->succ.w = base_arena_alloc(m->arena, m->max_words * sizeof(uint64_t));
+    m->trial.cap = m->max_words;
+    m->trial.w = base_arena_alloc(m->arena, m->max_words * sizeof(uint64_t));
+    m->img = base_arena_alloc(m->arena, ((size_t)m->p->pm_words + 1) *
+                                        sizeof(int64_t));
+    return !m->succ.w || !m->trial.w || !m->img ? -1 : 0;
+}
+
 Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen)
 {
@@ -254,10 +272,10 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
     m->kind = model;
     m->pol = mdl_policy(model);
     m->naive = (mode & MDL_NAIVE) != 0;
-    m->mode = m->naive ? MDL_NAIVE : mode;
+    m->mode = m->naive ? MDL_NAIVE : (mode & MDL_ONE) ? MDL_ONE : mode;
     m->ops = m->pol->ops;
     m->hw = mdl_hw_rules(m->pol, &p->config);
-    if ((!m->naive && red_access_setup(m)) ||
+    if ((!m->naive && !(m->mode & MDL_ONE) && red_access_setup(m)) ||
         ((m->mode & MDL_SLICE) && red_slice_setup(m))) {
         snprintf(err, errlen, MDL_OOM);
         base_arena_free(a);
@@ -284,16 +302,12 @@ Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
         base_arena_free(a);
         return NULL;
     }
-    m->scratch.cap = m->max_words;
-    m->scratch.w = base_arena_alloc(a, m->max_words * sizeof(uint64_t));
-    m->succ.cap = m->max_words;
-    m->succ.w = base_arena_alloc(a, m->max_words * sizeof(uint64_t));
+    /* advance() keeps dram aside while it moves the region behind it */
+    m->stash = base_arena_alloc(a, ((size_t)p->dram_words + 1) *
+                                   sizeof *m->stash);
     if (m->red && !m->projected)
         m->observed = NULL;        /* the model keeps every word */
-    m->trial.cap = m->max_words;
-    m->trial.w = base_arena_alloc(a, m->max_words * sizeof(uint64_t));
-    m->img = base_arena_alloc(a, ((size_t)p->pm_words + 1) * sizeof(int64_t));
-    if (!m->scratch.w || !m->succ.w || !m->trial.w || !m->img) {
+    if (!m->stash || (!(m->mode & MDL_ONE) && explore_buffers(m))) {
         snprintf(err, errlen, MDL_OOM);
         base_arena_free(a);
         return NULL;
@@ -384,8 +398,8 @@ static void advance(Model *m, MdlState *s, MdlStepInfo *info, int32_t from)
         const MdlLaunch *L = mdl_launch_of(m, s), *N;
         int part = HDR_PART(s->w[0]);
         int32_t idx = HDR_LAUNCH(s->w[0]) + 1;
-        MdlState *t = &m->scratch;
-        uint32_t var;
+        uint32_t var, len;
+        size_t dw = (size_t)m->p->dram_words;
         if (L->kernel >= 0 && !all_done(s, L, from))
             return;
         if (L->kernel >= 0 && m->ops->join(m, s, L, info) == MDL_BLOCKED)
@@ -394,14 +408,20 @@ static void advance(Model *m, MdlState *s, MdlStepInfo *info, int32_t from)
             mdl_set(s, 0, mdl_hdr_make(m->nlaunch[part], part));
             return;
         }
+        /* In place: dram and the persistency region move to N's offsets
+           (pm last in both layouts, so no other region is in its way), the
+           rest is written fresh, and words past the new length are zero. */
         N = &m->launch[part][idx];
         var = s->len - L->pm_off;
-        memcpy(&t->w[N->dram_off], &s->w[L->dram_off],
-               (size_t)m->p->dram_words * sizeof(uint64_t));
-        memcpy(&t->w[N->pm_off], &s->w[L->pm_off], var * sizeof(uint64_t));
-        fresh_launch(m, t, N, part, idx);
-        t->len = N->pm_off + var;
-        mdl_state_copy(s, t);
+        len = N->pm_off + var;
+        assert(len <= s->cap);
+        memcpy(m->stash, &s->w[L->dram_off], dw * sizeof(uint64_t));
+        memmove(&s->w[N->pm_off], &s->w[L->pm_off], var * sizeof(uint64_t));
+        if (len < s->len)
+            memset(&s->w[len], 0, (s->len - len) * sizeof(uint64_t));
+        memcpy(&s->w[N->dram_off], m->stash, dw * sizeof(uint64_t));
+        fresh_launch(m, s, N, part, idx);
+        s->len = len;
         from = 0;
         if (info)
             mdl_info_effect(info, "kernel %s ends; kernel %s starts",
@@ -1013,7 +1033,14 @@ int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
     MdlState *out = &m->succ;
     MdlError e;
     uint32_t codes[128];
-    int n = 0, moved = 0, nev = m->ops->events(m, s, L, codes, 128), len;
+    int n = 0, moved = 0, nev, len;
+    if (!out->w) {                      /* MDL_ONE: made when first asked */
+        out->cap = m->max_words;
+        out->w = base_arena_alloc(m->arena, m->max_words * sizeof *out->w);
+        if (!out->w)
+            return -1;
+    }
+    nev = m->ops->events(m, s, L, codes, 128);
     assert(nev >= 0 && nev <= 128);
     if (!mdl_terminal(m, s) && (m->mode & MDL_POR)) {
         int i = red_por_ample(m, s, L, codes, nev, out, &m->chain);

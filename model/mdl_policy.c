@@ -17,6 +17,10 @@
  *   bscoped  F                      F |= Own              every F |= group's P     force Own|F
  *   hw       (mdl_hwrules: the scope's lines written back, every WPQ drained; psync = pbar)
  *
+ * `pipe` is how the reference hardware carries the persists a store forces:
+ * strict's in-order persist buffers (timing/tm_pipe.c), none elsewhere
+ * (their barriers force, the stores do not).
+ *
  * hw's rules name the same sets as scoped's (Own, the group's), which is
  * what the timing layer's reference barrier flushes; its semantics come
  * from its ops table and the hardware's rule table.
@@ -30,37 +34,42 @@ static const MdlPolicy policies[LIT_NMODELS] = {
         .name = "strict", ABSTRACT, .store_deps = MDL_SET_ALL, .tracks = 0,
         .collective = 0,
         .pbar = {0, 0, 0}, .release = {0, 0, 0},
-        .psync = {MDL_SET_ALL, 0, 0},
+        .psync = {MDL_SET_ALL, 0, 0}, .pipe = MDL_PIPE_INORDER,
     },
     [LIT_EPOCH] = {
         .name = "epoch", ABSTRACT, .store_deps = 0, .tracks = MDL_SET_OBS,
         .collective = 0,
         .pbar = {MDL_SET_OWN | MDL_SET_OBS, 0, 1}, .release = {0, 0, 0},
         .psync = {MDL_SET_OWN | MDL_SET_OBS, 0, 1},
+        .pipe = MDL_PIPE_NONE,
     },
     [LIT_BEPOCH] = {
         .name = "bepoch", ABSTRACT, .store_deps = MDL_SET_F,
         .tracks = MDL_SET_OBS | MDL_SET_F, .collective = 0,
         .pbar = {0, MDL_SET_OWN | MDL_SET_OBS, 1}, .release = {0, 0, 0},
         .psync = {MDL_SET_OWN | MDL_SET_OBS | MDL_SET_F, 0, 1},
+        .pipe = MDL_PIPE_NONE,
     },
     [LIT_SCOPED] = {
         .name = "scoped", ABSTRACT, .store_deps = 0, .tracks = 0,
         .collective = 1,
         .pbar = {MDL_SET_OWN, 0, 0}, .release = {MDL_SET_GROUP, 0, 0},
         .psync = {MDL_SET_OWN, 0, 0},
+        .pipe = MDL_PIPE_NONE,
     },
     [LIT_BSCOPED] = {
         .name = "bscoped", ABSTRACT, .store_deps = MDL_SET_F,
         .tracks = MDL_SET_F, .collective = 1,
         .pbar = {0, MDL_SET_OWN, 0}, .release = {0, MDL_SET_GROUP, 0},
         .psync = {MDL_SET_OWN | MDL_SET_F, 0, 0},
+        .pipe = MDL_PIPE_NONE,
     },
     [LIT_HW] = {
         .name = "hw", .ops = &hw_ops, .hw = mdl_hwrules, .store_deps = 0,
         .tracks = 0, .collective = 1,
         .pbar = {MDL_SET_OWN, 0, 0}, .release = {MDL_SET_GROUP, 0, 0},
         .psync = {MDL_SET_OWN, 0, 0},
+        .pipe = MDL_PIPE_NONE,
     },
 };
 

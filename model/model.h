@@ -134,7 +134,19 @@ typedef struct {
     MdlRule release;                    /* a collective pbar.wg / pbar.kr,
                                            when its group releases */
     MdlRule psync;
+    unsigned char pipe;                 /* MDL_PIPE_*: how the model's
+                                           reference hardware carries the
+                                           persists its stores force (the
+                                           timing layer, tm_pipe.c) */
 } MdlPolicy;
+
+enum {
+    MDL_PIPE_NONE,                      /* stores force nothing as they
+                                           issue (barriers do) */
+    MDL_PIPE_INORDER                    /* every PM store persists in order
+                                           through its SM's in-order persist
+                                           buffer; the warp goes on */
+};
 
 /* The hierarchy's rules under configuration c: mdl_hwrules, or GPM's PCIe
    path (mdl_hwrules_pcie) when c says pm_path = pcie. What a program's own
@@ -251,15 +263,20 @@ enum {
                                            stands for all */
     MDL_SLICE = 8,                      /* persistency kept only for PM
                                            words a check can observe */
-    MDL_CONFINE = 16                    /* with the others: a PTX access
+    MDL_CONFINE = 16,                   /* with the others: a PTX access
                                            through an unknown address
                                            derived from a location's stays
                                            in it (checked, below) */
+    MDL_ONE = 32                        /* one schedule followed in place
+                                           with mdl_step (the timing layer):
+                                           states up to 2^28 words, no
+                                           reductions, no buffers for
+                                           successors until asked */
 };
 
 /* NULL with the reason in err: MDL_OOM when memory ran out, else why the
-   program cannot be modelled (a state longer than the model's 2^20 words:
-   an input limit). */
+   program cannot be modelled (a state longer than the model's 2^20 words,
+   2^28 with MDL_ONE: an input limit). */
 #define MDL_OOM "out of memory"
 Model *mdl_new(const LitProgram *p, int model, unsigned mode, char *err,
                size_t errlen);
@@ -278,7 +295,8 @@ void mdl_init_recovery(Model *m, const int64_t *pm_image, MdlState *out);
 /* Calls succ for every successor and err for every failing step of s, in a
    fixed order, until succ returns nonzero; an error with step
    MDL_STEP_NONE belongs to s itself (deadlock, divergence). Returns the
-   number of successors given to succ. */
+   number of successors given to succ, or -1 when memory for them ran out
+   (MDL_ONE makes that buffer on first use). */
 int mdl_successors(Model *m, const MdlState *s, MdlSuccFn succ, MdlErrFn err,
                    void *ctx);
 /* The number of instructions transition `step` of s (as mdl_successors

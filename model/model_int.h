@@ -127,7 +127,7 @@ struct Model {
     int32_t nlaunch[2];                 /* main, recovery */
     MdlLaunch *launch[2];               /* nlaunch entries (at least 1) */
     uint32_t max_words;
-    MdlState scratch;                   /* launch switches */
+    uint64_t *stash;                    /* dram_words: launch switches */
     MdlState succ;                      /* successors under construction */
     int chain;                          /* instructions of the successor
                                            being reported (mdl_succ_steps) */

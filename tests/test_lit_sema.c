@@ -197,20 +197,20 @@ static void test_sizes_and_limits(void **state)
                  "t.litmus:2:6: error: size of 'a' must be positive, got 0");
     assert_error("test t\ndram a[-3]",
                  "t.litmus:2:8: error: size of 'a' must be positive, got -3");
-    assert_error("test t\npm a[16777217]",
-                 "t.litmus:2:6: error: size of 'a' is 16777217; at most "
-                 "16777216 is allowed");
+    assert_error("test t\npm a[67108865]",
+                 "t.litmus:2:6: error: size of 'a' is 67108865; at most "
+                 "67108864 is allowed");
     assert_error("test t\nkernel k grid 0 block 1 { }",
                  "t.litmus:2:15: error: grid must be positive, got 0");
     assert_error("test t\nkernel k grid 1 block -1 { }",
                  "t.litmus:2:23: error: block must be positive, got -1");
     assert_error("test t\nkernel k grid 1 block 1 warp 0 { }",
                  "t.litmus:2:30: error: warp must be positive, got 0");
-    assert_error("test t\nkernel k grid 1024 block 1025 { }",
-                 "t.litmus:2:10: error: kernel 'k' has 1049600 threads; at "
-                 "most 1048576 are allowed");
-    assert_error("test t\nkernel k grid 2000000 block 1 { }",
-                 "t.litmus:2:15: error: grid is 2000000; at most 1048576 is "
+    assert_error("test t\nkernel k grid 4096 block 1025 { }",
+                 "t.litmus:2:10: error: kernel 'k' has 4198400 threads; at "
+                 "most 4194304 are allowed");
+    assert_error("test t\nkernel k grid 5000000 block 1 { }",
+                 "t.litmus:2:15: error: grid is 5000000; at most 4194304 is "
                  "allowed");
     assert_error("test t\npm a = 0 line -1",
                  "t.litmus:2:15: error: line must be >= 0, got -1");
@@ -394,7 +394,7 @@ static void test_config_api(void **state)
     assert_int_equal(c.set, 0);
     static const double defaults[LIT_NCONFIG] = {
         0, 0, 128, 20, 1.8, 24, 2048, 16, 8, 1.2, 1.4, 160, 480, 160, 160,
-        16, 64, 0, 2048, 15, 32, 40, 20, 32, 2048, 0, 1000, 12,
+        16, 64, 0, 2048, 15, 32, 54, 32, 32, 2048, 0, 1000, 12,
     };
     for (int k = 0; k < LIT_NCONFIG; k++) {
         assert_true(c.val[k] == defaults[k]);
@@ -449,8 +449,19 @@ static void test_config_preset(void **state)
                                     sizeof msg), 0);
     assert_int_equal(c.set, 1u << LIT_CFG_PRESET);
     assert_true(c.val[LIT_CFG_SMS] != 4);
+    assert_true(c.val[LIT_CFG_CONTROLLERS] == 8);   /* GPM Table 3: 8 DIMMs */
     lit_config_format(&c, LIT_CFG_PRESET, buf, sizeof buf);
     assert_string_equal(buf, "gpm");
+    /* Gope et al. Table 2: 4 CUs at 1 GHz, 64 B lines, NVRAM 75 / 250 ns,
+       DRAM 25 ns */
+    assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "gope", msg,
+                                    sizeof msg), 0);
+    assert_true(c.val[LIT_CFG_SMS] == 4 && c.val[LIT_CFG_CORE_GHZ] == 1 &&
+                c.val[LIT_CFG_LINE_BYTES] == 64 &&
+                c.val[LIT_CFG_NVM_READ_NS] == 75 &&
+                c.val[LIT_CFG_NVM_WRITE_NS] == 250 &&
+                c.val[LIT_CFG_DRAM_READ_NS] == 25 &&
+                c.val[LIT_CFG_DRAM_WRITE_NS] == 25);
     assert_int_equal(lit_config_set(&c, LIT_CFG_PRESET, "lin", msg,
                                     sizeof msg), 0);
     assert_true(c.val[LIT_CFG_SMS] == 20);

@@ -49,13 +49,15 @@ int64_t tm_cost_value(const TmCosts *c, int metric);
    configuration cannot hold or the step bound end the run with out->status
    set, never a failure); nonzero when it cannot run, message in err:
    TM_EINPUT when the program is larger than the model layer holds (a state
-   of more than 2^20 words) or the configuration makes an access take more
+   of more than 2^28 words: MDL_ONE) or the configuration makes an access take more
    than 2^32 core cycles (core_ghz = 1e9 with nvm_write_ns = 1e9: costs
    would overflow), input limits both; 1 when gpmc itself cannot (unknown
    model, out of memory). max_steps bounds the thread steps of the
-   run (0: TM_MAX_STEPS). */
+   run (0: TM_MAX_STEPS plus TM_STEPS_PER_THREAD per thread of the
+   program's kernels). */
 #define TM_EINPUT 2
 #define TM_MAX_STEPS 20000000
+#define TM_STEPS_PER_THREAD 1000
 int tm_run(const LitProgram *p, int model, int64_t max_steps, TmCosts *out,
            char *err, size_t errlen);
 /* tm_run bounded in wall-clock time too (`gpmc time --timeout`): past

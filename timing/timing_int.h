@@ -44,7 +44,9 @@ enum {
     TM_ICNT_LAT = 32,       /* icnt cycles: one crossbar traversal */
     TM_FLIT = 32,           /* bytes of payload per flit */
     TM_MC_LAT = 12,         /* mem cycles: controller front end */
-    TM_STARVE = 64          /* warp issues a ready thread may be passed */
+    TM_STARVE = 64,         /* warp issues a ready thread may be passed */
+    TM_PB_ENTRIES = 256     /* an SM's in-order persist buffer (tm_pipe.c;
+                               ours, measured: specs/timing.md) */
 };
 
 enum { EV_WARP, EV_REQ, EV_MC };
@@ -85,7 +87,8 @@ enum {
     F_INVAL = 1,        /* clflush: drop the L2 and L1 copies */
     F_ACKNVM = 2,       /* acknowledge once written to NVM, not once queued */
     F_THROUGH = 4,      /* atomic: also written through (strict) */
-    F_WRITE = 8         /* counts in its warp's outstanding writes */
+    F_WRITE = 8,        /* counts in its warp's outstanding writes */
+    F_PIPE = 16         /* an entry of its SM's persist buffer (tm_pipe.c) */
 };
 
 typedef struct {
@@ -99,8 +102,13 @@ typedef struct {
     int32_t waiters;                    /* chain of requests waiting on it */
     int32_t way;                        /* fill: L2 line; load: L1 line */
     int32_t bank, row;                  /* at the controller */
+    int32_t rkey;                       /* its (controller, bank, row) in
+                                           its space (tm_mc.c) */
+    int32_t prev, rnext;                /* queued at a bank: the bank's
+                                           list back, its row's chain */
     int32_t wait;                       /* drain: writes it waits for */
     int64_t seq;                        /* at the controller: arrival */
+    int64_t pbe;                        /* F_PIPE: its persist buffer entry */
 } TmReq;
 
 /* ---- caches --------------------------------------------------------------- */
@@ -120,12 +128,50 @@ typedef struct {
 
 /* ---- hierarchy -------------------------------------------------------------- */
 
+/*
+ * PERSIST PIPELINING (tm_pipe.c; specs/timing.md, "Persist pipelining"):
+ * how strict persistency's reference hardware persists every PM store
+ * without a round trip per store (MdlPolicy.pipe = MDL_PIPE_INORDER).
+ *
+ * Each SM has one persist buffer. A PM store (and atomic) of a model whose
+ * stores persist as they issue enters its SM's buffer as one entry per
+ * line the warp writes, and its write-through request leaves for the
+ * hierarchy at once: entries are in flight together (pipelined), each
+ * controller writes its own in arrival order. An entry is persisted when
+ * its write is acknowledged (in NVM with a volatile WPQ or wt_ack = nvm,
+ * accepted by a durable WPQ otherwise); the buffer retires entries in the
+ * order they entered, so a later persist is never counted before an
+ * earlier one of the SM: persist order follows the SM's issue order, which
+ * is strict's order for the SM's threads. The warp goes on after its store
+ * issues; a store that finds its SM's buffer holding TM_PB_ENTRIES or
+ * more entries does not issue, and its warp waits (a fence stall) until
+ * one retires (tm_warp.c, pipe_full). So the latency of a persist is
+ * hidden by the other warps, as long as the buffer and the memory keep up; the memory's bandwidth is still paid in full. A fence
+ * (sfence, membar) does not wait for buffered persists: the buffer already
+ * keeps them in order. What forces a persist waits for the buffers: strict's
+ * psync (force P) until every SM's buffer has retired every entry that
+ * entered any buffer before it (a global entry number, pb_gseq), the
+ * kernel's end (the join) until every request is done.
+ *
+ * Ours, not a document's: the buffer's size (TM_PB_ENTRIES, 256: eight
+ * warp stores; specs/timing.md has the measurements), one buffer per SM,
+ * and that the order between SMs is not enforced by the timing (the
+ * semantics decide what a crash may see; the cost of cross-SM ordering
+ * through observed values is not modelled).
+ */
 typedef struct {
     Tick lsu_free, port_free;
     Tick issue_t;                       /* cycle of the issues counted */
     int issued;
     int32_t ctas;                       /* resident CTAs */
     TmCache l1;
+    /* The in-order persist buffer (tm_pipe.c): entries pb_head ..
+       pb_tail - 1, entry e at index e - pb_base of the arrays */
+    int64_t pb_base, pb_head, pb_tail;
+    size_t pb_cap, pb_capg;             /* of pb_done, pb_gseq */
+    uint8_t *pb_done;                   /* per entry: persisted */
+    int64_t *pb_gseq;                   /* per entry: its global number */
+    TmVec pb_full;                      /* warps waiting for an entry */
 } TmSm;
 
 typedef struct {
@@ -138,6 +184,7 @@ typedef struct {
    writes apart, each list in arrival order. */
 typedef struct {
     int32_t row;                        /* open row, -1 none */
+    int32_t open_key;                   /* its rkey, -1 none */
     int32_t wb_head;                    /* writes in the row buffer */
     Tick free;                          /* when it takes a command */
     int32_t rd_head, rd_tail, wr_head, wr_tail;
@@ -168,7 +215,9 @@ enum {
     PA_OBS = 8,         /* … and the dirty lines it read (epoch, bepoch) */
     PA_BG = 16,         /* in the background: no stall */
     PA_WAITBG = 32,     /* wait for the background flushes ordered so far */
-    PA_DRAIN = 64       /* then drain every WPQ (hw) */
+    PA_DRAIN = 64,      /* then drain every WPQ (hw) */
+    PA_PIPE = 128       /* wait until every persist buffer has persisted
+                           what it held at issue (strict's psync) */
 };
 
 enum { B_WARP, B_SCOPE, B_BG };
@@ -181,7 +230,7 @@ typedef struct {
 
 enum {
     PB_FENCE, PB_ARRIVE, PB_FLUSH, PB_FLUSHWAIT, PB_DRAIN, PB_DRAINWAIT,
-    PB_WAITBG, PB_END
+    PB_WAITBG, PB_PIPEWAIT, PB_END
 };
 
 /* ---- threads, warps, scopes ------------------------------------------------ */
@@ -198,7 +247,7 @@ typedef struct {
     TmVec bg;                           /* background batches ordering it */
 } TmThread;
 
-enum { W_NONE, W_FENCE, W_PB, W_REG };
+enum { W_NONE, W_FENCE, W_PB, W_REG, W_PIPE };
 enum { C_NONE, C_FENCE, C_PBAR, C_BAR, C_MEM };
 
 typedef struct {
@@ -209,6 +258,8 @@ typedef struct {
     uint8_t wait;                       /* W_* */
     uint8_t pb_stage, pb_op;
     int32_t pb_batch;
+    int64_t pb_target;                  /* PB_PIPEWAIT: global entry number
+                                           every buffer must pass */
     int32_t wait_reg;
     int cause;                          /* C_*: open stall interval */
     Tick since;
@@ -272,6 +323,10 @@ typedef struct Tm {
     TmSm *sm;
     TmPart *part;
     TmCtrl *ctrl;
+    int32_t nkeys[2];                   /* rkeys per space (PM, DRAM) */
+    int32_t *row_head[2][2];            /* [class][space]: per rkey, the
+                                           oldest queued request, -1 */
+    int32_t *row_tail[2][2];
 
     /* the current launch */
     MdlLaunchView L;
@@ -297,6 +352,8 @@ typedef struct Tm {
     int done;                           /* the main program has ended */
 
     TmVec psync;                        /* warps waiting for bg batches */
+    TmVec pipewait;                     /* warps in PB_PIPEWAIT */
+    int64_t pb_gseq;                    /* persist buffer entries so far */
     int32_t *stamp;                     /* per PM line: dedupe mark */
     int32_t stampv;
     int32_t *lines;                     /* scratch */
@@ -344,6 +401,13 @@ int tm_pb_collective(const Tm *t, int op); /* pbar.wg/kr collective here */
 void tm_thr_update(Tm *t, int32_t slot);
 void tm_batch_dec(Tm *t, int32_t b);
 void tm_own_add(Tm *t, TmVec *v, int32_t line);
+
+/* tm_pipe.c */
+void tm_pipe_push(Tm *t, int32_t sm, int32_t r);
+void tm_pipe_done(Tm *t, const TmReq *r);
+int tm_pipe_full(const Tm *t, int32_t sm);
+int tm_pipe_passed(const Tm *t, int64_t target); /* every buffer */
+void tm_pipe_free(Tm *t);
 
 /* tm_mem.c */
 void tm_mem_init(Tm *t);

@@ -3,9 +3,10 @@
  * the reference implementations of DESIGN section 4 ("Timing") on the
  * simulated hierarchy.
  *
- *   strict   every PM store is written through and fenced when it issues
- *            (tm_warp.c), so barriers and psync have nothing left to
- *            do: they cost their issue cycle.
+ *   strict   every PM store is written through as it issues, in order,
+ *            through its SM's persist buffer (tm_pipe.c), so barriers
+ *            cost their issue cycle; psync waits until every buffer has
+ *            persisted what it held.
  *   epoch    a barrier writes back the lines of the thread's pending
  *            stores and of the dirty lines it read since its last barrier
  *            (Own ∪ Obs), waits until they are persistent, then goes on.
@@ -40,8 +41,9 @@
    sets it only orders are written back in the background, a frontier it
    forces means waiting for the background writebacks ordered so far, and
    Obs means the dirty lines the thread read. A model whose stores depend
-   on all of P (strict) persists every store as it issues, so its barriers
-   have nothing left to do. Where the row's rule table makes the barrier
+   on all of P (strict) persists every store as it issues, in order,
+   through the persist buffers (tm_pipe.c): a barrier that only orders has
+   nothing left to do, one that forces (psync) waits for the buffers. Where the row's rule table makes the barrier
    settle (hw), it first waits for the warp's requests (the semantics
    complete them in the barrier's step) and ends by draining every WPQ. */
 static unsigned pb_plan(const Tm *t, int op)
@@ -49,8 +51,10 @@ static unsigned pb_plan(const Tm *t, int op)
     const MdlPolicy *pol = t->pol;
     const MdlRule *rule = mdl_policy_rule(pol, op);
     unsigned sets, plan = PA_FLUSH;
-    if (!rule || (pol->store_deps & MDL_SET_ALL))
+    if (!rule)
         return 0;
+    if (pol->pipe == MDL_PIPE_INORDER)
+        return rule->force ? PA_PIPE : 0;
     sets = rule->force | rule->order;
     if (!sets)
         return 0;
@@ -320,6 +324,13 @@ int tm_pb_advance(Tm *t, int32_t wi)
             drain_all(t, w->sm, w->pb_batch);
             w->pb_stage = PB_DRAINWAIT;
             break;
+        case PB_PIPEWAIT:
+            if (!tm_pipe_passed(t, w->pb_target)) {
+                tm_vec_push(t, &t->pipewait, wi);
+                return 0;
+            }
+            w->pb_stage = PB_END;
+            break;
         case PB_WAITBG:
             for (int32_t i = w->first; i < w->first + w->n; i++)
                 if (t->thr[i].inpb && !bg_done(t, &t->thr[i])) {
@@ -346,8 +357,10 @@ void tm_pb_issue(Tm *t, int32_t wi, int op, int32_t n)
         tm_thr_update(t, t->grp[i]);
     }
     w->pb_op = (uint8_t)op;
+    w->pb_target = t->pb_gseq;
     w->pb_stage = (plan & PA_FENCE) ? PB_FENCE
-                  : (plan & PA_COLL) ? PB_ARRIVE : PB_FLUSH;
+                  : (plan & PA_COLL) ? PB_ARRIVE
+                  : (plan & PA_PIPE) ? PB_PIPEWAIT : PB_FLUSH;
     if (!tm_pb_advance(t, wi)) {
         tm_set_wait(t, wi, W_PB);
         tm_cause(t, w, C_PBAR, w->ready);

@@ -397,6 +397,18 @@ int tm_run(const LitProgram *p, int model, int64_t max_steps, TmCosts *out,
     return tm_run_timed(p, model, max_steps, 0, out, err, errlen);
 }
 
+/* The default step bound: TM_MAX_STEPS, and TM_STEPS_PER_THREAD more for
+   each thread the kernels declare, so that a document-sized grid (Parboil's
+   lbm: 2.16 M threads of about 250 steps) runs whole while a loop that
+   never ends is still caught. */
+static int64_t default_steps(const LitProgram *p)
+{
+    int64_t n = 0;
+    for (int32_t k = 0; k < p->nkernels; k++)
+        n += (int64_t)p->kernels[k].grid * p->kernels[k].block;
+    return TM_MAX_STEPS + TM_STEPS_PER_THREAD * n;
+}
+
 int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
                  double timeout_s, TmCosts *out, char *err, size_t errlen)
 {
@@ -417,11 +429,11 @@ int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
     t->kind = model;
     t->pol = mdl_policy(model);
     t->hw = mdl_hw_hierarchy(&t->p->config);
-    t->max_steps = max_steps > 0 ? max_steps : TM_MAX_STEPS;
+    t->max_steps = max_steps > 0 ? max_steps : default_steps(p);
     t->timeout_s = timeout_s;
     t->deadline = timeout_s > 0 ? now() + timeout_s : 0;
     t->out = out;
-    t->m = mdl_new(p, LIT_STRICT, 0, err, errlen);
+    t->m = mdl_new(p, LIT_STRICT, MDL_ONE, err, errlen);
     rc = !t->m ? (strcmp(err, MDL_OOM) ? TM_EINPUT : 1)
                : guarded(t, err, errlen);
     if (rc && t->m)
@@ -431,6 +443,7 @@ int tm_run_timed(const LitProgram *p, int model, int64_t max_steps,
     base_free(t->b);
     base_free(t->heap);
     base_free(t->psync.v);
+    tm_pipe_free(t);
     base_free(t->lines);
     mdl_free(t->m);
     base_arena_free(t->larena);

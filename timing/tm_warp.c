@@ -69,6 +69,8 @@ void tm_warp_req_done(Tm *t, const TmReq *r)
     assert(t->live > 0 && (!(r->flags & F_WRITE) || w->outstanding > 0));
     assert(r->reg < 0 || w->reg_pending[r->reg] > 0);
     t->live--;
+    if (r->flags & F_PIPE)
+        tm_pipe_done(t, r);
     if ((r->flags & F_WRITE) && --w->outstanding == 0 &&
         (w->wait == W_FENCE || (w->wait == W_PB && w->pb_stage == PB_FENCE)))
         tm_wake(t, r->warp, t->now);
@@ -207,11 +209,39 @@ static int32_t key_line(int32_t key)
     return key >= 0 ? key : -1 - key;
 }
 
+/* Whether PM stores of the timed model go through the in-order persist
+   buffers (tm_pipe.c): every PM store persists as it issues (strict) and
+   the policy's reference hardware pipelines them. */
+static int piped(const Tm *t, const MdlInstr *d)
+{
+    return d->space == LIT_PM && (d->flags & MDL_I_WRITE) &&
+           (t->pol->store_deps & MDL_SET_ALL) &&
+           t->pol->pipe == MDL_PIPE_INORDER;
+}
+
+/* A PM store that its SM's persist buffer has no room for does not issue:
+   the warp waits (a fence stall) until an entry retires. The buffer may
+   then take the whole warp's lines, going past TM_PB_ENTRIES by at most
+   one instruction's. */
+static int pipe_full(Tm *t, int32_t wi, const MdlInstr *d)
+{
+    TmWarp *w = &t->w[wi];
+    if (!piped(t, d) || !tm_pipe_full(t, w->sm))
+        return 0;
+    tm_vec_push(t, &t->sm[w->sm].pb_full, wi);
+    tm_set_wait(t, wi, W_PIPE);
+    tm_cause(t, w, C_FENCE, t->now);
+    return 1;
+}
+
 /* Loads, stores and atomics. A model whose every store depends on all of P
-   (strict) is timed by writing every PM store through and fencing it. A
-   PM write-through is acknowledged once written to NVM with wt_ack = nvm
-   (DESIGN section 4), and so are the strict reference's writes when the
-   WPQ is volatile (that is when they are persistent). */
+   (strict) is timed by writing every PM store through: with an in-order
+   persist pipe (its policy's `pipe`, tm_pipe.c) each write enters the SM's
+   persist buffer and the warp waits only for room in it; without one the
+   warp is fenced until the write is persistent. A PM write-through is
+   acknowledged once written to NVM with wt_ack = nvm (DESIGN section 4),
+   and so are the strict reference's writes when the WPQ is volatile (that
+   is when they are persistent). */
 static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
 {
     TmWarp *w = &t->w[wi];
@@ -222,11 +252,13 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
     int atom = write && (d->flags & MDL_I_READ);
     int strict = (t->pol->store_deps & MDL_SET_ALL) && space == LIT_PM &&
                  write;
+    int pipe = piped(t, d);
+    unsigned wr = pipe ? F_PIPE : F_WRITE;
     unsigned wt_ack = space == LIT_PM &&
                       (t->wt_ack_nvm || (strict && t->volatile_wpq))
                           ? F_ACKNVM : 0;
     Tick start = t->now;
-    int32_t nl;
+    int32_t nl, r;
     if (space == LIT_SHARED) {
         start = tm_lsu(t, w->sm);
         for (int k = 0; k < nd; k++)
@@ -269,21 +301,23 @@ static void mem_issue(Tm *t, int32_t wi, const MdlInstr *d, int32_t n)
         start = tm_lsu(t, w->sm);
         tm_l1_inval(t, w->sm, space, line);
         if (atom)
-            tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
-                        F_WRITE | (strict ? F_THROUGH | wt_ack : 0), 8,
-                        start);
+            r = tm_mem_send(t, RQ_ATOM, space, line, w->sm, wi, -1, rd,
+                            wr | (strict ? F_THROUGH | wt_ack : 0), 8,
+                            start);
         else if (strict || t->hw[op].write == MDL_HW_WT)
-            tm_mem_send(t, RQ_WT, space, line, w->sm, wi, -1, -1,
-                        F_WRITE | wt_ack, bytes, start);
+            r = tm_mem_send(t, RQ_WT, space, line, w->sm, wi, -1, -1,
+                            wr | wt_ack, bytes, start);
         else
-            tm_mem_send(t, RQ_STORE, space, line, w->sm, wi, -1, -1, F_WRITE,
-                        bytes, start);
+            r = tm_mem_send(t, RQ_STORE, space, line, w->sm, wi, -1, -1,
+                            F_WRITE, bytes, start);
+        if (pipe)
+            tm_pipe_push(t, w->sm, r);
     }
     if (w->ready < start + 1)
         w->ready = start + 1;
     if (w->ready > t->now + 1)
         tm_cause(t, w, C_MEM, t->now + 1);
-    if (strict) {
+    if (strict && !pipe) {
         tm_set_wait(t, wi, W_FENCE);
         tm_cause(t, w, C_FENCE, w->ready);
     }
@@ -440,7 +474,7 @@ static void issue(Tm *t, int32_t wi)
         return;
     }
     if (mdl_decode(t->m, &t->s, t->grp[0], &t->dec[0]) ||
-        scoreboard(t, wi, d))
+        scoreboard(t, wi, d) || pipe_full(t, wi, d))
         return;
     tm_cause(t, w, C_NONE, t->now);
     sm->issued++;
@@ -504,6 +538,12 @@ void tm_warp_event(Tm *t, int32_t wi)
     case W_REG:
         if (w->reg_pending[w->wait_reg])
             return;
+        break;
+    case W_PIPE:
+        if (tm_pipe_full(t, w->sm)) {
+            tm_vec_push(t, &t->sm[w->sm].pb_full, wi);
+            return;
+        }
         break;
     default:
         break;

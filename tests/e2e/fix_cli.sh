@@ -64,8 +64,8 @@ assert_eq "fix proposals: checked, holding, first seq, size" "$n" "48,2,1,1"
 q "$T/f.db" "SELECT rank, size, cycles, state, changes FROM proposals
              WHERE rank IS NOT NULL ORDER BY rank" >"$T/ranks"
 cat >"$T/want" <<'OUT'
-1,1,10076,holds,"insert `bar.sync` before line 52 `st.wt data[%tid], r0` (kernel tx)"
-2,1,10076,holds,"insert `bar.sync` before line 51 `add r0, r0, 1` (kernel tx)"
+1,1,7637,holds,"insert `bar.sync` before line 52 `st.wt data[%tid], r0` (kernel tx)"
+2,1,7637,holds,"insert `bar.sync` before line 51 `add r0, r0, 1` (kernel tx)"
 OUT
 assert_same "the fixes in the database" "$T/ranks" "$T/want"
 n=$(q "$T/f.db" "SELECT count(*) FROM proposals WHERE state = 'fails'

@@ -146,7 +146,7 @@ assert_eq "sha256 of t1.litmus" \
     "$(q r.db "SELECT sha256 FROM tests WHERE name = 'T1'")" "$sha"
 assert_eq "checks" "$(q r.db "SELECT count(*), sum(status = 'done')
                               FROM checks")" "10,10"
-config='bus_bytes=32;controllers=8;core_ghz=1.8;crash_depth=2;cta_per_sm=32;dram_read_ns=160;dram_write_ns=160;icnt_ghz=1.4;l1_kb=24;l2_kb=2048;l2_partitions=16;line_bytes=128;mem_ghz=1.2;naive=0;nvm_banks=16;nvm_read_ns=160;nvm_write_ns=480;pcie_gbps=12;pcie_ns=1000;pm_path=l2;preset=lin;row_bytes=2048;row_hit_ns=15;sms=20;threads_per_sm=2048;wpq=durable;wpq_entries=64;wpq_high=40;wpq_low=20;wt_ack=nvm'
+config='bus_bytes=32;controllers=8;core_ghz=1.8;crash_depth=2;cta_per_sm=32;dram_read_ns=160;dram_write_ns=160;icnt_ghz=1.4;l1_kb=24;l2_kb=2048;l2_partitions=16;line_bytes=128;mem_ghz=1.2;naive=0;nvm_banks=16;nvm_read_ns=160;nvm_write_ns=480;pcie_gbps=12;pcie_ns=1000;pm_path=l2;preset=lin;row_bytes=2048;row_hit_ns=15;sms=20;threads_per_sm=2048;wpq=durable;wpq_entries=64;wpq_high=54;wpq_low=32;wt_ack=nvm'
 assert_eq "configs" "$(q r.db "SELECT DISTINCT config FROM checks")" "$config"
 # results: 3 per T1 check, 2 per T2 check; outcomes: T1 strict 1 final +
 # 3 crash, the other T1 checks 1 + 4, every T2 check 3 crash + 2 recovered

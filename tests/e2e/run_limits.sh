@@ -69,16 +69,21 @@ assert_grep "suite: the good file" '^pass s/sb.litmus strict$' out
 assert_grep "suite: the large one" '^FAIL s/array.litmus strict$' out
 assert_grep "suite: why" '^  s/array.litmus strict: cannot be checked: a state would need' out
 assert_eq "suite summary" "$(tail -n 1 out)" "1 passed, 1 failed"
-# gpmc time: the model layer holds 2^20 words; beyond, an input error
+# A state of 2,000,194 words: more than the 2^20 the checker explores (an
+# input error), fewer than the 2^28 the timed run follows (MDL_ONE): a
+# million one-instruction threads in 1000 CTAs, 32,000 warp instructions.
 cat >regs.litmus <<'LIT'
 test BigRegs "a million threads with a register each"
 pm x = 0
 kernel k grid 1000 block 1000 { mov r1, 1 }
 check crash forall (x == 0)
 LIT
-expect_rc 2 "$GPMC" time regs.litmus --model strict
-assert_grep "time of a state too large" \
-    '^regs.litmus: error: strict: kernel k: a state would need 2000194 words, more than the 1048576 a model allows' err
+expect_rc 2 "$GPMC" run regs.litmus --model strict
+assert_grep "run of a state too large" \
+    '^regs.litmus: error: strict: kernel k: a state would need 2000194 words, more than the 1048576 a model allows: too large to explore' err
+expect_rc 0 "$GPMC" time regs.litmus --model strict
+assert_grep "time of the same state" \
+    '^BigRegs  strict     800 .* 32000$' out
 
 # --timeout within one state: 50,000 threads, each a successor of the
 # first state.
