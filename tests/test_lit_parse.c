@@ -1069,11 +1069,11 @@ static void test_literals_and_threads(void **state)
     assert_error("test t\npm x = 0\nkernel k grid 1 block 2 { st x, 1 }\n"
                  "check final forall (4294967296:r1 == 0)\n",
                  "t.litmus:4:21: error: thread 4294967296 does not exist: a "
-                 "kernel has at most 1048576 threads");
+                 "kernel has at most 4194304 threads");
     assert_error("test t\npm x = 0\nkernel k grid 1 block 2 { st x, 1 }\n"
                  "check final forall (0xffffffffffffffff:r1 == 0)\n",
                  "t.litmus:4:21: error: thread 0xffffffffffffffff does not "
-                 "exist: a kernel has at most 1048576 threads");
+                 "exist: a kernel has at most 4194304 threads");
     assert_error("test t\npm x = 0\nkernel k grid 1 block 2 { st x, 1 }\n"
                  "check final forall (2:r1 == 0)\n",
                  "t.litmus:4:21: error: thread 2 does not exist: kernel 'k', "
