@@ -279,6 +279,64 @@ static void test_renumber(void **state)
     fix_free(&f);
 }
 
+/* The gate (sto_gate.c) under contention: threads inside announce
+   themselves in `inside`; the function run alone sees nobody there and
+   updates a plain counter no other thread writes meanwhile. Threads that
+   enter while it runs raise `active` for a moment and back off; the gate
+   must not mistake that for a second thread inside. */
+enum { GATE_THREADS = 4, GATE_ROUNDS = 20000 };
+
+typedef struct {
+    StoGate gate;
+    atomic_int inside;
+    long plain;
+    long alone_runs;
+    int bad;
+} GateFix;
+
+static void gate_alone(void *arg)
+{
+    GateFix *g = arg;
+    if (atomic_load(&g->inside) != 0)
+        g->bad = 1;
+    g->plain++;
+    g->alone_runs++;
+}
+
+static void *gate_worker(void *arg)
+{
+    GateFix *g = arg;
+    for (int i = 0; i < GATE_ROUNDS; i++) {
+        sto_gate_enter(&g->gate);
+        atomic_fetch_add(&g->inside, 1);
+        if (i % 64 == 0) {
+            atomic_fetch_sub(&g->inside, 1);
+            sto_gate_exclusive(&g->gate, gate_alone, g);
+            atomic_fetch_add(&g->inside, 1);
+        }
+        atomic_fetch_sub(&g->inside, 1);
+        sto_gate_leave(&g->gate);
+    }
+    return NULL;
+}
+
+static void test_gate_contended(void **state)
+{
+    (void)state;
+    static GateFix g;
+    pthread_t t[GATE_THREADS];
+    memset(&g, 0, sizeof g);
+    sto_gate_init(&g.gate, GATE_THREADS);
+    for (int i = 0; i < GATE_THREADS; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, gate_worker, &g), 0);
+    for (int i = 0; i < GATE_THREADS; i++)
+        pthread_join(t[i], NULL);
+    sto_gate_free(&g.gate);
+    assert_int_equal(g.bad, 0);
+    assert_int_equal(g.alone_runs, GATE_THREADS * ((GATE_ROUNDS + 63) / 64));
+    assert_int_equal(g.plain, g.alone_runs);
+}
+
 static int flat = CHK_STATE_FLAT, tree = CHK_STATE_TREE;
 
 int main(void)
@@ -290,6 +348,7 @@ int main(void)
         cmocka_unit_test_prestate(test_find, &tree),
         cmocka_unit_test_prestate(test_renumber, &flat),
         cmocka_unit_test_prestate(test_renumber, &tree),
+        cmocka_unit_test(test_gate_contended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
