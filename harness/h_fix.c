@@ -907,9 +907,7 @@ int h_cmd_fix(int argc, char **argv)
             status = rc;
     }
 done:
-    for (size_t i = 0; i < S.ntried; i++)
-        h_repair_variant_free(S.tried[i]);
-    base_free(S.tried);
+    h_repair_variants_free(S.tried, S.ntried);
     base_free(S.fixes);
     base_free(S.next);
     h_repair_end(&R, &f, &o);

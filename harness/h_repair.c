@@ -103,6 +103,13 @@ void h_repair_variant_free(HRVariant *v)
     base_free(v);
 }
 
+void h_repair_variants_free(HRVariant **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h_repair_variant_free(v[i]);
+    base_free(v);
+}
+
 /* Parses v's test text with its .cu texts; 0, or -1 with the errors on
    stderr (a change that does not parse is a bug of gpmc's edits). */
 static int build(HRepair *R, HRVariant *v, int quiet)

@@ -557,9 +557,7 @@ int h_cmd_tune(int argc, char **argv)
             status = rc;
     }
 done:
-    for (size_t i = 0; i < T.nall; i++)
-        h_repair_variant_free(T.all[i]);
-    base_free(T.all);
+    h_repair_variants_free(T.all, T.nall);
     base_free(T.pts);
     h_repair_end(&R, &f, &o);
     return status;

@@ -303,6 +303,8 @@ int h_repair_build(HRepair *R, HRVariant *v);
 int h_repair_time(HRepair *R, HRVariant *v);
 void h_repair_release(HRVariant *v);    /* its program */
 void h_repair_variant_free(HRVariant *v);
+/* The n variants of v, then v itself (fix's and tune's lists). */
+void h_repair_variants_free(HRVariant **v, size_t n);
 /* The kernel body's instructions come from a .cu file: its index in R,
    else 0 (a litmus body, or a .ptx one, which gets no edits). */
 int h_repair_cuda_file(const HRepair *R, const LitProgram *p, int k,
