@@ -33,6 +33,15 @@ int fuzz_check(const uint8_t *data, size_t size);
 int fuzz_ptx(const uint8_t *data, size_t size);
 /* The canonical text of p (malloc'd); aborts when printing fails. */
 char *fuzz_print(const LitProgram *p);
+/* A failed parse's diagnostics: d->nerrors lines, each ending in a
+   newline and accepted by bad (NULL, else what is wrong with the line
+   from l to end); aborts naming who otherwise (fuzz_parse.c). */
+void fuzz_well_formed(const char *who, const BaseDiag *d,
+                      const char *(*bad)(const char *l, const char *end));
+/* p printed, parsed back as path (equal both ways) and printed again (the
+   same text), and every instruction formatted; aborts naming who when a
+   step fails (fuzz_parse.c; fuzz_ptx uses it too). */
+void fuzz_reparse(const char *who, const char *path, const LitProgram *p);
 /* fuzz_check's properties on a parsed program (skipped when large). */
 void fuzz_check_program(const LitProgram *p);
 
