@@ -187,11 +187,11 @@ field LIN_BASE_END "$(get "$L" LBM+base hw 12)"
 b2=$(get "$tmp/lbmtwo" LBM+base hw 3)
 w2=$(get "$tmp/lbmtwo" LBM+wt hw 3)
 u2=$(get "$tmp/lbmtwo" LBM+undo hw 3)
-field LIN_WT_2W "$(over "$w2" "$b2")"
-field LIN_UNDO_2W "$(over "$u2" "$b2")"
-field LIN_BASE_2W "$(get "$tmp/lbmtwo" LBM+base hw 8)"
-mag LIN_WT2 "$(pct "$w2" "$b2")" -0.6
-mag LIN_UNDO2 "$(pct "$u2" "$b2")" 3.9
+field LIN_WT_TWO "$(over "$w2" "$b2")"
+field LIN_UNDO_TWO "$(over "$u2" "$b2")"
+field LIN_BASE_TWO "$(get "$tmp/lbmtwo" LBM+base hw 8)"
+mag LIN_TWO_WT "$(pct "$w2" "$b2")" -0.6
+mag LIN_TWO_UNDO "$(pct "$u2" "$b2")" 3.9
 
 printf '# ctas wt clwb ctawt ctaclwb epoch kernel idem undo (cycles / base, hw)\n' > "$OUT/lbm.dat"
 for c in $LBM_CTAS; do
@@ -350,7 +350,7 @@ GP
 # ---- the table -------------------------------------------------------------
 awk -F '\t' 'NR == FNR { val[$1] = $2; next }
     { line = $0
-      while (match(line, /@[A-Z_]+@/)) {
+      while (match(line, /@[A-Z][A-Z0-9_]*@/)) {
           k = substr(line, RSTART + 1, RLENGTH - 2)
           if (!(k in val)) { print "paper: no value for " k > "/dev/stderr"; exit 1 }
           line = substr(line, 1, RSTART - 1) val[k] substr(line, RSTART + RLENGTH)
