@@ -31,8 +31,15 @@ GOPE_T2="--config sms=4 --config core_ghz=1 --config line_bytes=64
     --config dram_read_ns=25 --config dram_write_ns=25"
 BTREE_SIZE="-D TPB=64 -D ROUNDS=16 -D SPLIT=16 -D SHIFT=8 -D HALF=16 -D SEARCH=20"
 BTREE_CTAS="10 20 40 80"
-# Parboil's lbm per cell and per CTA over one z-plane of its grid.
-LBM_DOC="-D CTAS=120 -D TPB=120 -D Q=19 -D FLOPS=100"
+# Parboil's lbm per cell and per CTA over one z-plane of its grid; and over
+# two full waves (17 CTAs of 120 threads per SM x 20 SMs = 340 resident), where
+# the baseline's outputs exceed the L2 as in Parboil's 150 planes (L1a, L4).
+LBM_CELL="-D TPB=120 -D Q=19 -D FLOPS=100"
+LBM_DOC="-D CTAS=120 $LBM_CELL"
+LBM_TWO="-D CTAS=680 $LBM_CELL"
+# 64 times the `lin` preset's WPQ entries and 16 times its banks (both ours):
+# how far LBM+wt's cost is the NVM's write bandwidth (L1a).
+LBM_BIG="--config wpq_entries=4096 --config nvm_banks=256"
 # One-warp CTAs in up to 1.6 waves: the epochs' order over waves (L2).
 LBM_SIZE="-D TPB=32 -D Q=6 -D FLOPS=20"
 LBM_CTAS="320 640 1024"
@@ -162,6 +169,29 @@ field LIN_UNDO_S "$(over "$su" "$sb")"
 field LIN_IDEM_S "$(over "$si" "$sb")"
 field LIN_UNDO_E "$(over "$su" "$se")"
 field LIN_IDEM_DIR "$(yes_if "($si - $sb) < 0.5 * ($su - $sb) && ($lin_idem - $b) < 0.5 * ($lin_undo - $b)")"
+
+# L1a and L4: strict persistency as the `strict` model's in-order persist
+# buffers implement it, the NVM's bandwidth, and two waves of Parboil's shape.
+timed "$tmp/lbmstrict" "$PERF"/lbm+base.litmus "$PERF"/lbm+wt.litmus $LBM_DOC --model strict
+timed "$tmp/lbmbig" "$PERF"/lbm+base.litmus "$PERF"/lbm+wt.litmus $LBM_DOC $LBM_BIG --model hw
+timed "$tmp/lbmtwo" "$PERF"/lbm+base.litmus "$PERF"/lbm+wt.litmus "$PERF"/lbm+undo.litmus \
+    $LBM_TWO --model hw
+field LIN_BASE_STRICT "$(over "$(get "$tmp/lbmstrict" LBM+base strict 3)" "$b")"
+field LIN_WT_STRICT "$(over "$(get "$tmp/lbmstrict" LBM+wt strict 3)" "$b")"
+mag LIN_WTS "$(pct "$(get "$tmp/lbmstrict" LBM+base strict 3)" "$b")" -0.6
+field LIN_WT_BIG "$(over "$(get "$tmp/lbmbig" LBM+wt hw 3)" "$(get "$tmp/lbmbig" LBM+base hw 3)")"
+field LIN_WT_NVM "$(get "$L" LBM+wt hw 8)"
+field LIN_UNDO_NVM "$(get "$L" LBM+undo hw 8)"
+field LIN_BASE_NVM "$(get "$L" LBM+base hw 8)"
+field LIN_BASE_END "$(get "$L" LBM+base hw 12)"
+b2=$(get "$tmp/lbmtwo" LBM+base hw 3)
+w2=$(get "$tmp/lbmtwo" LBM+wt hw 3)
+u2=$(get "$tmp/lbmtwo" LBM+undo hw 3)
+field LIN_WT_TWO "$(over "$w2" "$b2")"
+field LIN_UNDO_TWO "$(over "$u2" "$b2")"
+field LIN_BASE_TWO "$(get "$tmp/lbmtwo" LBM+base hw 8)"
+mag LIN_TWO_WT "$(pct "$w2" "$b2")" -0.6
+mag LIN_TWO_UNDO "$(pct "$u2" "$b2")" 3.9
 
 printf '# ctas wt clwb ctawt ctaclwb epoch kernel idem undo (cycles / base, hw)\n' > "$OUT/lbm.dat"
 for c in $LBM_CTAS; do
@@ -320,7 +350,7 @@ GP
 # ---- the table -------------------------------------------------------------
 awk -F '\t' 'NR == FNR { val[$1] = $2; next }
     { line = $0
-      while (match(line, /@[A-Z_]+@/)) {
+      while (match(line, /@[A-Z][A-Z0-9_]*@/)) {
           k = substr(line, RSTART + 1, RLENGTH - 2)
           if (!(k in val)) { print "paper: no value for " k > "/dev/stderr"; exit 1 }
           line = substr(line, 1, RSTART - 1) val[k] substr(line, RSTART + RLENGTH)
