@@ -149,6 +149,7 @@ field GOPE_SB_RATIO "$(ratio "$sbwg" 5)x / $(ratio "$sbkr" 5)x of the bound"
 bt_warps=$((80 * BT_TPB / 32))
 field GOPE_NBAR "$BT_NBAR"
 field GOPE_KR_LINES "$(awk -v l="$(get "$bt" BTREE+kr scoped 10)" -v n="$BT_NBAR" 'BEGIN { printf "%d", l / n }')"
+field GOPE_BSAME "$bwg / $bkr"
 field GOPE_KR_NVM "$(get "$bt" BTREE+kr scoped 8) / $(get "$bt" BTREE+kr bscoped 8)"
 field GOPE_KR_WAIT "$(awk -v k="$kr" -v b="$b" -v n="$BT_NBAR" 'BEGIN { printf "%d", (k - b) / n }')"
 stallpct() { awk -v s="$1" -v w="$bt_warps" -v c="$2" 'BEGIN { printf "%.1f%%", 100 * s / (w * c) }'; }
@@ -232,10 +233,10 @@ field AGPM_SWEEP "$(awk '!/^#/ { printf "%s%s: %s / %s", (NR > 2 ? "; " : ""), $
 # stalls (warp-cycles) at one update per word and at 32.
 u1=$tmp/u32
 u32=$tmp/u1
-field AGPM_NVM1 "$(get "$u1" UNDO+wt hw 8) / $(get "$u1" UNDO+clwb hw 8)"
-field AGPM_FENCE1 "$(get "$u1" UNDO+wt hw 4) / $(get "$u1" UNDO+clwb hw 4)"
-field AGPM_MEM1 "$(get "$u1" UNDO+wt hw 7) / $(get "$u1" UNDO+clwb hw 7)"
-field AGPM_FENCE32 "$(get "$u32" UNDO+wt hw 4) / $(get "$u32" UNDO+clwb hw 4)"
+field AGPM_NVM_ONE "$(get "$u1" UNDO+wt hw 8) / $(get "$u1" UNDO+clwb hw 8)"
+field AGPM_FENCE_ONE "$(get "$u1" UNDO+wt hw 4) / $(get "$u1" UNDO+clwb hw 4)"
+field AGPM_MEM_ONE "$(get "$u1" UNDO+wt hw 7) / $(get "$u1" UNDO+clwb hw 7)"
+field AGPM_FENCE_MAX "$(get "$u32" UNDO+wt hw 4) / $(get "$u32" UNDO+clwb hw 4)"
 # The same sweep with write-throughs acknowledged by the (durable) WPQ, as a
 # clwb's writeback is: the machine AGPM's Optane under ADR would be.
 agpm_wpq=""
@@ -367,7 +368,7 @@ GP
 # ---- the table -------------------------------------------------------------
 awk -F '\t' 'NR == FNR { val[$1] = $2; next }
     { line = $0
-      while (match(line, /@[A-Z_]+@/)) {
+      while (match(line, /@[A-Z][A-Z0-9_]*@/)) {
           k = substr(line, RSTART + 1, RLENGTH - 2)
           if (!(k in val)) { print "paper: no value for " k > "/dev/stderr"; exit 1 }
           line = substr(line, 1, RSTART - 1) val[k] substr(line, RSTART + RLENGTH)
