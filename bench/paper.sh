@@ -236,6 +236,7 @@ u32=$tmp/u1
 field AGPM_NVM_ONE "$(get "$u1" UNDO+wt hw 8) / $(get "$u1" UNDO+clwb hw 8)"
 field AGPM_FENCE_ONE "$(get "$u1" UNDO+wt hw 4) / $(get "$u1" UNDO+clwb hw 4)"
 field AGPM_MEM_ONE "$(get "$u1" UNDO+wt hw 7) / $(get "$u1" UNDO+clwb hw 7)"
+field AGPM_GAP_ONE "$(awk -v a="$(get "$u1" UNDO+wt hw 3)" -v b="$(get "$u1" UNDO+clwb hw 3)" 'BEGIN { d = 100 * (a / b - 1); printf "%.1f%%", d < 0 ? -d : d }')"
 field AGPM_FENCE_MAX "$(get "$u32" UNDO+wt hw 4) / $(get "$u32" UNDO+clwb hw 4)"
 # The same sweep with write-throughs acknowledged by the (durable) WPQ, as a
 # clwb's writeback is: the machine AGPM's Optane under ADR would be.
