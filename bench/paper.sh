@@ -231,15 +231,15 @@ done
 field AGPM_SWEEP "$(awk '!/^#/ { printf "%s%s: %s / %s", (NR > 2 ? "; " : ""), $1, $2, $3 }' "$OUT/undo.dat")"
 # Where the two paths' cycles go (A2): NVM line writes, fence and memory
 # stalls (warp-cycles) at one update per word and at 32.
-u1=$tmp/u32
-u32=$tmp/u1
-field AGPM_NVM_ONE "$(get "$u1" UNDO+wt hw 8) / $(get "$u1" UNDO+clwb hw 8)"
-field AGPM_FENCE_ONE "$(get "$u1" UNDO+wt hw 4) / $(get "$u1" UNDO+clwb hw 4)"
-field AGPM_MEM_ONE "$(get "$u1" UNDO+wt hw 7) / $(get "$u1" UNDO+clwb hw 7)"
-field AGPM_GAP_ONE "$(awk -v a="$(get "$u1" UNDO+wt hw 3)" -v b="$(get "$u1" UNDO+clwb hw 3)" 'BEGIN { d = 100 * (a / b - 1); printf "%.1f%%", d < 0 ? -d : d }')"
-field AGPM_FENCE_MAX "$(get "$u32" UNDO+wt hw 4) / $(get "$u32" UNDO+clwb hw 4)"
+one=$tmp/u32
+most=$tmp/u1
+field AGPM_NVM_ONE "$(get "$one" UNDO+wt hw 8) / $(get "$one" UNDO+clwb hw 8)"
+field AGPM_FENCE_ONE "$(get "$one" UNDO+wt hw 4) / $(get "$one" UNDO+clwb hw 4)"
+field AGPM_MEM_ONE "$(get "$one" UNDO+wt hw 7) / $(get "$one" UNDO+clwb hw 7)"
+field AGPM_GAP_ONE "$(awk -v a="$(get "$one" UNDO+wt hw 3)" -v b="$(get "$one" UNDO+clwb hw 3)" 'BEGIN { d = 100 * (a / b - 1); printf "%.1f%%", d < 0 ? -d : d }')"
+field AGPM_FENCE_MAX "$(get "$most" UNDO+wt hw 4) / $(get "$most" UNDO+clwb hw 4)"
 # The same sweep with write-throughs acknowledged by the (durable) WPQ, as a
-# clwb's writeback is: the machine AGPM's Optane under ADR would be.
+# clwb's writeback is: a write is durable there under ADR.
 agpm_wpq=""
 for s in $UNDO_SPAN; do
     timed "$tmp/q$s" "$PERF"/undo+*.litmus $UNDO_SIZE -D SPAN="$s" --model hw \
