@@ -24,13 +24,23 @@ mkdir -p "$OUT"
 # The sizes (specs/timing.md, "Workloads", says why each is what it is; each
 # file's header gives the document's own size where the document states it).
 # Gope et al.'s Table 2 machine (4 CUs at 1 GHz, 64-byte lines, NVRAM 75 / 250
-# ns, DRAM 25 ns, as issue 25 reads it) on top of the `gope` preset; a no-op
-# once the preset carries those values.
+# ns, DRAM 25 ns, as issue 25 reads it): the `gope` preset carries these
+# values; the command line repeats them so that each run states its machine.
 GOPE_T2="--config sms=4 --config core_ghz=1 --config line_bytes=64
     --config nvm_read_ns=75 --config nvm_write_ns=250
     --config dram_read_ns=25 --config dram_write_ns=25"
-BTREE_SIZE="-D TPB=64 -D ROUNDS=16 -D SPLIT=16 -D SHIFT=8 -D HALF=16 -D SEARCH=20"
+BT_TPB=64
+BT_ROUNDS=16
+BT_SPLIT=16
+BTREE_SIZE="-D TPB=$BT_TPB -D ROUNDS=$BT_ROUNDS -D SPLIT=$BT_SPLIT -D SHIFT=8 -D HALF=16 -D SEARCH=20"
+# Every size fits the preset's occupancy, as pbar.kr needs (every CTA
+# resident): 64-thread CTAs, min(cta_per_sm 32, 2048 / 64) = 32 per SM, 128
+# on 4 SMs. A size that does not fit ends `gpmc time` with an error and
+# `timed` stops the script.
 BTREE_CTAS="10 20 40 80"
+# Persist barriers per thread in BTREE+kr: one per batch, one per split, the
+# root's.
+BT_NBAR=$((BT_ROUNDS + BT_ROUNDS / BT_SPLIT + 1))
 # Parboil's lbm per cell and per CTA over one z-plane of its grid; and over
 # two full waves (17 CTAs of 120 threads per SM x 20 SMs = 340 resident), where
 # the baseline's outputs exceed the L2 as in Parboil's 150 planes (L1a, L4).
@@ -139,6 +149,26 @@ sbkr=$(awk -v a="$(pct "$kr" "$b")" -v c="$(pct "$bkr" "$bb")" 'BEGIN { d = a - 
 field GOPE_SB_PTS "$sbwg / $sbkr points"
 field GOPE_SB_IN "$(yes_if "$sbwg <= 5") (pbar.wg); $(yes_if "$sbkr <= 5" | sed 's/^no$/**no**/') (pbar.kr)"
 field GOPE_SB_RATIO "$(ratio "$sbwg" 5)x / $(ratio "$sbkr" 5)x of the bound"
+# What a stalling kernel-scope barrier waits for (G1, G5): its writebacks per
+# barrier against the WPQs' room (controllers x wpq_entries), the overhead per
+# barrier, the share of warp-cycles stalled at barriers (stall_pbar over warps
+# x cycles), and the overhead with twice the WPQ entries.
+bt_warps=$((80 * BT_TPB / 32))
+field GOPE_NBAR "$BT_NBAR"
+field GOPE_KR_LINES "$(awk -v l="$(get "$bt" BTREE+kr scoped 10)" -v n="$BT_NBAR" 'BEGIN { printf "%d", l / n }')"
+field GOPE_BSAME "$bwg / $bkr"
+field GOPE_KR_NVM "$(get "$bt" BTREE+kr scoped 8) / $(get "$bt" BTREE+kr bscoped 8)"
+field GOPE_KR_WAIT "$(awk -v k="$kr" -v b="$b" -v n="$BT_NBAR" 'BEGIN { printf "%d", (k - b) / n }')"
+stallpct() { awk -v s="$1" -v w="$bt_warps" -v c="$2" 'BEGIN { printf "%.1f%%", 100 * s / (w * c) }'; }
+field GOPE_KR_STALL "$(stallpct "$(get "$bt" BTREE+kr scoped 5)" "$kr")"
+field GOPE_BKR_STALL "$(stallpct "$(get "$bt" BTREE+kr bscoped 5)" "$bkr")"
+timed "$tmp/btq" "$PERF"/btree+base.litmus "$PERF"/btree+kr.litmus -D CTAS=80 \
+    $BTREE_SIZE $GOPE_T2 --config wpq_entries=128 --model scoped
+field GOPE_KR_WPQ "$(over "$(get "$tmp/btq" BTREE+kr scoped 3)" "$(get "$tmp/btq" BTREE+base scoped 3)")"
+# Under hw, pbar.wg's overhead as a share of pbar.kr's, per size (G4): 100%
+# when every CTA's barrier waits for the whole grid's writes.
+field GOPE_HKR_RANGE "$(awk '!/^#/ { printf "%s%.1f%%", (NR > 2 ? " / " : ""), $7 }' "$OUT/btree.dat")"
+field GOPE_HWG_SHARE "$(awk '!/^#/ { printf "%s%.0f%%", (NR > 2 ? " / " : ""), 100 * $6 / $7 }' "$OUT/btree.dat")"
 
 # ---- Lin et al.: lbm, persistency models and their implementations -------
 # At Parboil's shape (the magnitudes) and over waves (the epochs' order).
@@ -229,6 +259,25 @@ for s in $UNDO_SPAN; do
     if [ "$w" -lt "$c" ]; then wins_wt=$((wins_wt + 1)); else wins_clwb=$((wins_clwb + 1)); fi
 done
 field AGPM_SWEEP "$(awk '!/^#/ { printf "%s%s: %s / %s", (NR > 2 ? "; " : ""), $1, $2, $3 }' "$OUT/undo.dat")"
+# Where the two paths' cycles go (A2): NVM line writes, fence and memory
+# stalls (warp-cycles) at one update per word and at 32.
+one=$tmp/u32
+most=$tmp/u1
+field AGPM_NVM_ONE "$(get "$one" UNDO+wt hw 8) / $(get "$one" UNDO+clwb hw 8)"
+field AGPM_FENCE_ONE "$(get "$one" UNDO+wt hw 4) / $(get "$one" UNDO+clwb hw 4)"
+field AGPM_MEM_ONE "$(get "$one" UNDO+wt hw 7) / $(get "$one" UNDO+clwb hw 7)"
+field AGPM_GAP_ONE "$(awk -v a="$(get "$one" UNDO+wt hw 3)" -v b="$(get "$one" UNDO+clwb hw 3)" 'BEGIN { d = 100 * (a / b - 1); printf "%.1f%%", d < 0 ? -d : d }')"
+field AGPM_FENCE_MAX "$(get "$most" UNDO+wt hw 4) / $(get "$most" UNDO+clwb hw 4)"
+# The same sweep with write-throughs acknowledged by the (durable) WPQ, as a
+# clwb's writeback is: a write is durable there under ADR.
+agpm_wpq=""
+for s in $UNDO_SPAN; do
+    timed "$tmp/q$s" "$PERF"/undo+*.litmus $UNDO_SIZE -D SPAN="$s" --model hw \
+        --config wt_ack=wpq
+    b=$(get "$tmp/q$s" UNDO+base hw 3)
+    agpm_wpq="$agpm_wpq${agpm_wpq:+; }$((32 / s)): $(ratio "$(get "$tmp/q$s" UNDO+wt hw 3)" "$b" 3) / $(ratio "$(get "$tmp/q$s" UNDO+clwb hw 3)" "$b" 3)"
+done
+field AGPM_WPQ "$agpm_wpq"
 field AGPM_DIR "$(yes_if "$wins_wt > 0 && $wins_clwb > 0")"
 best=$(awk '!/^#/ { a = $2 < $3 ? $2 : $3; b = $2 < $3 ? $3 : $2; s = 100 * (1 - a / b); if (s > m) m = s } END { printf "%.1f", m }' "$OUT/undo.dat")
 field AGPM_BEST "$best%"
@@ -260,7 +309,7 @@ field MM_CYC "$(over "$(get "$M" MM+undo epoch 3)" "$(get "$M" MM+base epoch 3)"
 
 # ---- Monotonicity: no variant faster than its family's baseline -----------
 slow=""
-for f in "$tmp"/bt* "$tmp"/lbm* "$tmp"/u* "$tmp"/mm*; do
+for f in "$tmp"/bt* "$tmp"/lbm* "$tmp"/u* "$tmp"/q* "$tmp"/mm*; do
     slow="$slow$(awk -v f="$(basename "$f")" '$1 ~ /\+base$/ { b[$2] = $3 }
         $1 !~ /\+base$/ && NR > 2 { v[$1 " " $2] = $3 }
         END { for (k in v) { split(k, a, " "); if (v[k] < b[a[2]])
