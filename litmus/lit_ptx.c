@@ -175,6 +175,15 @@ static int32_t skip_braces(const PtxModule *mod, int32_t i)
 }
 
 /* Index of the first token on a later line than token i. */
+/* The token after i, but never past the final PT_EOF: a declaration
+   cut short by the end of the file leaves its reader at the end, where
+   every caller can still look at the token. */
+static int32_t after(const PtxModule *mod, int32_t i)
+{
+    assert(mod->ntok >= 1 && mod->tok[mod->ntok - 1].kind == PT_EOF);
+    return i + 1 < mod->ntok ? i + 1 : mod->ntok - 1;
+}
+
 static int32_t end_of_line(const PtxModule *mod, int32_t i)
 {
     for (i++; i < mod->ntok && !mod->tok[i].nl && mod->tok[i].kind != PT_EOF;
@@ -223,7 +232,7 @@ static int32_t params(LitParser *P, PtxModule *mod, PtxEntry *e, int32_t i)
         if (is(&mod->tok[i], ","))
             i++;
     }
-    return i + 1;
+    return after(mod, i);
 }
 
 /* A module-level variable declaration; i at its state space. Shared ones
@@ -263,7 +272,7 @@ static int32_t variable(LitParser *P, PtxModule *mod, int32_t i)
         v->align = align ? align : bytes;
         v->bytes = count > 0 && bytes > 0 ? bytes * count : -1;
     }
-    return i + 1;
+    return after(mod, i);
 }
 
 static void read_module(LitParser *P, PtxModule *mod)

@@ -746,6 +746,25 @@ static void test_errors_positions(void **state)
                  NOT_SUBSET " (PTX line 10 of $D/m.ptx)\n");
 }
 
+/* A module cut short inside a declaration (fuzz_ptx found this one: the
+   reader stepped past the last token) ends in an error at the end of the
+   file, never a read beyond it. */
+static void test_cut_short(void **state)
+{
+    (void)state;
+    put_text("m.ptx", ".version 7.0\n.visible .entry k(\n\t.param .u64 k_a");
+    assert_fails(k_test, "$D/t.litmus:3:38: error: '$D/m.ptx' has no entry "
+                         "'k' (its entries: none)\n");
+    put_text("m.ptx", ".version 7.0\n.visible .func (\n\t.param .b32 r");
+    assert_fails(k_test, "$D/t.litmus:3:38: error: '$D/m.ptx' has no entry "
+                         "'k' (its entries: none)\n"
+                         "$D/m.ptx:3: error: expected a function name\n");
+    put_text("m.ptx", ".version 7.0\n.visible .entry k(\n\t.param .u64 k_a)"
+                      "\n{\n.shared .align");
+    assert_fails(k_test, "$D/t.litmus:3:39: error: entry 'k' takes 1 "
+                         "argument, 2 given\n");
+}
+
 /* A stack frame and a call are one error each, however many statements
    make them up: local memory at its first access, a call at the call. */
 static void test_errors_once(void **state)
@@ -1155,6 +1174,7 @@ int main(void)
         cmocka_unit_test(test_print_quoting_and_equality),
         cmocka_unit_test(test_body_errors),
         cmocka_unit_test(test_errors_positions),
+        cmocka_unit_test(test_cut_short),
         cmocka_unit_test(test_errors_once),
         cmocka_unit_test(test_other_entries_ignored),
         cmocka_unit_test(test_from_errors),
