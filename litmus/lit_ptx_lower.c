@@ -1076,7 +1076,9 @@ static int32_t loc(Low *L, int32_t i)
         int32_t col = (int32_t)strtol(t[i + 3].text, NULL, 10);
         const char *name = f >= 0 && f < L->mod->nfiles && L->mod->files[f]
                                ? L->mod->files[f] : NULL;
-        if (name && line > 0) {
+        /* a file without a name ("" or "dir/") can not be shown: the
+           position stays the PTX line */
+        if (name && *base_name(name) && line > 0) {
             const char *shown = !strcmp(base_name(name),
                                         base_name(L->mod->shown))
                                     ? L->mod->shown : base_name(name);

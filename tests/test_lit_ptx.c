@@ -744,6 +744,18 @@ static void test_errors_positions(void **state)
     assert_fails(k_test,
                  "kern.cu:12:5: error: PTX instruction 'shfl.sync.idx.b32' "
                  NOT_SUBSET " (PTX line 10 of $D/m.ptx)\n");
+    /* a .file without a name (fuzz_ptx found "" printed as the path) */
+    put_text("m.ptx",
+             ".version 7.0\n.target sm_70\n.address_size 64\n"
+             ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n"
+             "{\n"
+             "\t.loc 1 12 5\n"
+             "\tshfl.sync.idx.b32 %r1, %r2, 0, 31, -1;\n"
+             "\tret;\n"
+             "}\n"
+             "\t.file 1 \"\"\n");
+    assert_fails(k_test, "$D/m.ptx:10: error: PTX instruction "
+                         "'shfl.sync.idx.b32' " NOT_SUBSET "\n");
 }
 
 /* A module cut short inside a declaration (fuzz_ptx found this one: the
