@@ -542,6 +542,10 @@ static int src(Low *L, const Opnd *o, LitOperand *out)
         fail(L, "a vector operand needs .v2 or .v4");
         return -1;
     }
+    if (o->kind == O_MEM || !o->sym) {
+        fail(L, "an address [..] cannot be a value here");
+        return -1;
+    }
     fail(L, "'%.*s' cannot be a value here", o->sym->len, o->sym->text);
     return -1;
 }

@@ -704,6 +704,9 @@ static const struct {
      "entry k)"},
     {"mov.u32 %r1, undefined_symbol;",
      "'undefined_symbol' is not a location gpmc knows (in entry k)"},
+    /* fuzz_ptx: a register address read as a value had no name to show */
+    {"add.u32 %r1, [%rd1], 1;",
+     "an address [..] cannot be a value here (in entry k)"},
 };
 
 static void test_body_errors(void **state)
