@@ -724,6 +724,17 @@ static void test_body_errors(void **state)
     }
 }
 
+/* A module whose one error is at PTX line 10, under `.loc 1 12 5`; the
+   `.file 1` line that names (or fails to name) the CUDA file follows. */
+#define LOC_MODULE \
+    ".version 7.0\n.target sm_70\n.address_size 64\n" \
+    ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n" \
+    "{\n" \
+    "\t.loc 1 12 5\n" \
+    "\tshfl.sync.idx.b32 %r1, %r2, 0, 31, -1;\n" \
+    "\tret;\n" \
+    "}\n"
+
 /* Every error of a body is reported, each at its line, in line order;
    with .loc directives the position is the CUDA line (and column), and
    the PTX line is named too. */
@@ -735,28 +746,12 @@ static void test_errors_positions(void **state)
                  "$D/m.ptx:10: error: PTX instruction 'trap' " NOT_SUBSET "\n"
                  "$D/m.ptx:12: error: PTX instruction 'vote.all.pred' "
                  NOT_SUBSET "\n");
-    put_text("m.ptx",
-             ".version 7.0\n.target sm_70\n.address_size 64\n"
-             ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n"
-             "{\n"
-             "\t.loc 1 12 5\n"
-             "\tshfl.sync.idx.b32 %r1, %r2, 0, 31, -1;\n"
-             "\tret;\n"
-             "}\n"
-             "\t.file 1 \"/home/u/src/kern.cu\"\n");
+    put_text("m.ptx", LOC_MODULE "\t.file 1 \"/home/u/src/kern.cu\"\n");
     assert_fails(k_test,
                  "kern.cu:12:5: error: PTX instruction 'shfl.sync.idx.b32' "
                  NOT_SUBSET " (PTX line 10 of $D/m.ptx)\n");
     /* a .file without a name (fuzz_ptx found "" printed as the path) */
-    put_text("m.ptx",
-             ".version 7.0\n.target sm_70\n.address_size 64\n"
-             ".visible .entry k(\n\t.param .u64 k_a,\n\t.param .u32 k_n\n)\n"
-             "{\n"
-             "\t.loc 1 12 5\n"
-             "\tshfl.sync.idx.b32 %r1, %r2, 0, 31, -1;\n"
-             "\tret;\n"
-             "}\n"
-             "\t.file 1 \"\"\n");
+    put_text("m.ptx", LOC_MODULE "\t.file 1 \"\"\n");
     assert_fails(k_test, "$D/m.ptx:10: error: PTX instruction "
                          "'shfl.sync.idx.b32' " NOT_SUBSET "\n");
 }
