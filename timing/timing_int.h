@@ -88,7 +88,8 @@ enum {
     F_ACKNVM = 2,       /* acknowledge once written to NVM, not once queued */
     F_THROUGH = 4,      /* atomic: also written through (strict) */
     F_WRITE = 8,        /* counts in its warp's outstanding writes */
-    F_PIPE = 16         /* an entry of its SM's persist buffer (tm_pipe.c) */
+    F_PIPE = 16,        /* an entry of its SM's persist buffer (tm_pipe.c) */
+    F_WAYWAIT = 32      /* in a fill's waiters for a way of its set, not data */
 };
 
 typedef struct {

@@ -16,6 +16,10 @@
  * L2 is write-back, write-allocate without fetch (a store miss allocates
  * the line); loads and atomics that miss fetch the line, and later
  * requests for a line being filled wait for that fill (one MSHR per line).
+ * A miss in a set whose every way is being filled waits for the oldest of
+ * those fills and tries again (a GPU's L2 stalls such a miss: a line must
+ * be reserved before memory is asked); only a machine without L2 sends
+ * requests past it to memory.
  *
  * pm_path = pcie (GPM's platform: PM in host memory, DDIO off): a PM
  * access leaves L2 for the PCIe link instead of a controller,
@@ -304,10 +308,11 @@ void tm_respond(Tm *t, int32_t i)
     tm_stage_at(t, i, S_SM, t->now + t->icnt_lat);
 }
 
-/* Requests that cannot get an L2 line go to memory directly. */
+/* Without an L2, stores and atomics go to memory directly. */
 static void bypass(Tm *t, int32_t i)
 {
     const TmReq *r = &t->rq[i];
+    assert(!l2_of(t, r->line)->ways);
     int32_t wb = tm_req_new(t, RQ_WB, r->space, r->line, -1);
     t->rq[wb].bytes = t->rq[i].bytes ? t->rq[i].bytes : 8;
     to_mc(t, wb, t->now);
@@ -356,6 +361,26 @@ static int32_t chain_fifo(Tm *t, int32_t head)
     return prev;
 }
 
+/* Request i found every way of its set being filled: it waits for the
+   fill that started first (the least recently allocated) and is retried
+   when that fill is done. */
+static void wait_way(Tm *t, int32_t i)
+{
+    TmCache *c = l2_of(t, t->rq[i].line);
+    int32_t base = (t->rq[i].line / t->npart) % c->sets * c->ways, old = base;
+    TmReq *f;
+    for (int32_t k = base; k < base + c->ways; k++) {
+        assert(c->l[k].tag >= 0 && c->l[k].fill >= 0);
+        if (c->l[k].lru < c->l[old].lru)
+            old = k;
+    }
+    f = &t->rq[c->l[old].fill];
+    assert(f->kind == RQ_FILL && f->way == old);
+    t->rq[i].flags |= F_WAYWAIT;
+    t->rq[i].next = f->waiters;
+    f->waiters = i;
+}
+
 static void l2_read(Tm *t, int32_t i)
 {
     TmReq *r = &t->rq[i];
@@ -375,7 +400,11 @@ static void l2_read(Tm *t, int32_t i)
             tm_respond(t, i);
         return;
     }
-    start_fill(t, i, l2_alloc(t, r->space, r->line));
+    idx = l2_alloc(t, r->space, r->line);
+    if (idx < 0 && c->ways)
+        wait_way(t, i);
+    else
+        start_fill(t, i, idx);
 }
 
 static void l2wb_partition(Tm *t, int32_t i)
@@ -429,6 +458,10 @@ static void l2_done(Tm *t, int32_t i)
         idx = l2_find(t, r->space, r->line);
         if (idx < 0)
             idx = l2_alloc(t, r->space, r->line);
+        if (idx < 0 && c->ways) {
+            wait_way(t, i);
+            break;
+        }
         if (idx >= 0) {
             c->l[idx].dirty = 1;
             tm_cache_touch(c, idx);
@@ -465,9 +498,11 @@ static void l2_done(Tm *t, int32_t i)
     }
 }
 
+/* The line's own waiters are answered first: an atomic among them
+   dirties way idx, which a retried miss may take next. */
 static void filled(Tm *t, int32_t f)
 {
-    int32_t idx = t->rq[f].way, w;
+    int32_t idx = t->rq[f].way, w, retry = -1, last = -1;
     TmCache *c = l2_of(t, t->rq[f].line);
     if (idx >= 0)
         c->l[idx].fill = -1;
@@ -475,11 +510,25 @@ static void filled(Tm *t, int32_t f)
     tm_req_free(t, f);
     while (w >= 0) {
         int32_t next = t->rq[w].next;
-        if (t->rq[w].kind == RQ_ATOM)
+        if (t->rq[w].flags & F_WAYWAIT) {
+            t->rq[w].flags &= (uint8_t)~F_WAYWAIT;
+            t->rq[w].next = -1;
+            if (last >= 0)
+                t->rq[last].next = w;
+            else
+                retry = w;
+            last = w;
+        } else if (t->rq[w].kind == RQ_ATOM) {
             atom_apply(t, w, idx);
-        else
+        } else {
             tm_respond(t, w);
+        }
         w = next;
+    }
+    while (retry >= 0) {
+        int32_t next = t->rq[retry].next;
+        l2_done(t, retry);
+        retry = next;
     }
 }
 
