@@ -270,6 +270,46 @@ static void test_load_use(void **state)
     assert_int_equal(c.nvm_writes, 0);
 }
 
+/* A miss in a full L2 set waits for a way. One partition of 1 KB: one set
+   of 8 ways. Eight one-thread warps load PM lines 0..7 (LSU 0..7, the
+   partition port 43..45, 45..47, ..., tag and L2 done 65, 67, ..., 79):
+   every way of the set is being filled, each from its own controller
+   (line i at controller i 65+2i..67+2i, there at 83+2i, NVM read to
+   371+2i). Warp 8 stores line 8 (LSU 8, port 61..64 for 2 flits, L2 done
+   84): no way is free, so the store waits for the oldest fill (line 0,
+   done 371), then evicts that clean line and allocates its own. At the SM
+   port line 0's data comes first (413..420), then the store's ack
+   (420..422), then lines 1..7 (7 cycles each, to 471). The warp's sfence
+   (at 9, blocked from 10) waits until 422: 412 fence cycles. The stored
+   line is dirty at the end: one 128-byte end writeback, nothing written
+   during the run. (It used to go to NVM as an 8-byte write of its own,
+   acknowledged at 126.) */
+static void test_full_set_waits(void **state)
+{
+    char text[1024];
+    size_t n;
+    TmCosts c;
+    (void)state;
+    n = (size_t)snprintf(text, sizeof text,
+                         "test full\nconfig l2_kb = 1\n"
+                         "config l2_partitions = 1\npm d[144] = 0\n"
+                         "kernel k grid 1 block 9 warp 1 {\n");
+    for (int i = 0; i < 8; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "  thread %d {\n    ld r0, d[%d]\n  }\n",
+                              i, 16 * i);
+    snprintf(text + n, sizeof text - n,
+             "  thread 8 {\n    st d[128], 1\n    sfence\n  }\n}\n");
+    c = timed(text, LIT_HW);
+    assert_int_equal(c.cycles, 471);
+    assert_int_equal(c.stall_fence, 412);
+    assert_int_equal(c.nvm_writes, 1);
+    assert_int_equal(c.nvm_bytes, 128);
+    assert_int_equal(c.end_writebacks, 1);
+    assert_int_equal(c.l2_writebacks, 0);
+    assert_int_equal(c.wpq_peak, 0);
+}
+
 /* Two one-thread warps: thread 0 runs 10 nops then bar.sync, thread 1
    goes straight to bar.sync at 0 and is released when thread 0 arrives at
    10: it could issue at 1 and is woken at 11: 10 bar.sync cycles. */
@@ -433,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_collective_barrier),
         cmocka_unit_test(test_psync_waits_for_background),
         cmocka_unit_test(test_load_use),
+        cmocka_unit_test(test_full_set_waits),
         cmocka_unit_test(test_bar_sync_stall),
         cmocka_unit_test(test_launch_end),
         cmocka_unit_test(test_errors),
