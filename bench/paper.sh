@@ -81,6 +81,16 @@ ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f", d, a / 
 over() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a / b - 1) }'; }
 # (a / b - 1) * 100, a bare number.
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * (a / b - 1) }'; }
+# Column 3 (cycles) of FAMILY+V under MODEL in a `gpmc time` table, for each
+# variant V, against FAMILY+base by FN (pct, or ratio to 3 decimals): " x y ...".
+vs_base() {  # file family model fn variant...
+    vb_f=$1 vb_fam=$2 vb_m=$3 vb_fn=$4
+    shift 4
+    vb_b=$(get "$vb_f" "$vb_fam+base" "$vb_m" 3)
+    for vb_v; do
+        printf ' %s' "$($vb_fn "$(get "$vb_f" "$vb_fam+$vb_v" "$vb_m" 3)" "$vb_b" 3)"
+    done
+}
 yes_if() { if awk "BEGIN { exit !($1) }"; then echo yes; else echo no; fi; }
 # The magnitude columns of a claim: gpmc's value over the document's (both
 # percentages of overhead, or both factors) and whether it is within 0.5x-2x.
@@ -102,10 +112,7 @@ for c in $BTREE_CTAS; do
         --model scoped,bscoped,hw
     line=$c
     for m in scoped bscoped hw; do
-        b=$(get "$tmp/bt$c" BTREE+base $m 3)
-        for v in wg kr; do
-            line="$line $(pct "$(get "$tmp/bt$c" "BTREE+$v" $m 3)" "$b")"
-        done
+        line="$line$(vs_base "$tmp/bt$c" BTREE $m pct wg kr)"
     done
     echo "$line" >> "$OUT/btree.dat"
 done
@@ -226,12 +233,8 @@ mag LIN_TWO_UNDO "$(pct "$u2" "$b2")" 3.9
 printf '# ctas wt clwb ctawt ctaclwb epoch kernel idem undo (cycles / base, hw)\n' > "$OUT/lbm.dat"
 for c in $LBM_CTAS; do
     timed "$tmp/lbm$c" "$PERF"/lbm+*.litmus -D CTAS="$c" $LBM_SIZE --model hw
-    bw=$(get "$tmp/lbm$c" LBM+base hw 3)
-    line=$c
-    for v in wt clwb ctawt ctaclwb epoch kernel idem undo; do
-        line="$line $(ratio "$(get "$tmp/lbm$c" "LBM+$v" hw 3)" "$bw" 3)"
-    done
-    echo "$line" >> "$OUT/lbm.dat"
+    echo "$c$(vs_base "$tmp/lbm$c" LBM hw ratio wt clwb ctawt ctaclwb epoch kernel idem undo)" \
+        >> "$OUT/lbm.dat"
 done
 W=$tmp/lbm1024
 wcta=$(get "$W" LBM+ctaclwb hw 3)
