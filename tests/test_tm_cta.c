@@ -4,18 +4,7 @@
  * the configuration cannot hold. Cycle counts derived by hand (constants
  * in test_tm_run.c).
  */
-#include "tests/check_util.h"
-#include "timing/timing.h"
-
-static TmCosts timed(const char *text, int model)
-{
-    LitProgram *p = cu_parse(text);
-    TmCosts c;
-    char err[256];
-    assert_int_equal(tm_run(p, model, 0, &c, err, sizeof err), 0);
-    lit_program_free(p);
-    return c;
-}
+#include "tests/check_timing.h"
 
 /* One SM, two one-thread CTAs of three nops. With room for both, the SM
    issues both warps in cycles 0, 1, 2: 3 cycles. With cta_per_sm = 1 the
@@ -31,18 +20,18 @@ static void test_waves(void **state)
     (void)state;
     snprintf(text, sizeof text, "test w\nconfig sms = 1\n"
              "kernel k grid 2 block 1 {\n%s", nops);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 3);
     assert_int_equal(c.instructions, 6);
     snprintf(text, sizeof text, "test w\nconfig sms = 1\n"
              "config cta_per_sm = 1\nkernel k grid 2 block 1 {\n%s", nops);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 5);
     assert_int_equal(c.instructions, 6);
     snprintf(text, sizeof text, "test w\nconfig sms = 1\n"
              "config threads_per_sm = 2\n"
              "kernel k grid 2 block 2 warp 1 {\n%s", nops);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 6);
     assert_int_equal(c.instructions, 12);
 }
@@ -54,7 +43,7 @@ static void test_waves(void **state)
    that cycle, so its warps issue at 2 and 3: 4 cycles. */
 static void test_barrier_ends_cta(void **state)
 {
-    TmCosts c = timed("test e\nconfig sms = 1\nconfig cta_per_sm = 1\n"
+    TmCosts c = cu_timed("test e\nconfig sms = 1\nconfig cta_per_sm = 1\n"
                       "kernel k grid 2 block 2 warp 1 {\n  nop\n  bar.sync\n"
                       "}\n", LIT_HW);
     (void)state;
@@ -76,7 +65,7 @@ static void test_barrier_ends_cta(void **state)
    (3..131, 134..262). */
 static void test_barrier_holds_cta(void **state)
 {
-    TmCosts c = timed("test h\nconfig sms = 1\nconfig cta_per_sm = 1\n"
+    TmCosts c = cu_timed("test h\nconfig sms = 1\nconfig cta_per_sm = 1\n"
                       "pm x[32] = 0\nkernel k grid 2 block 1 {\n"
                       "  mul r0, %ctaid, 16\n  st x[r0], 1\n  pbar.wg\n}\n",
                       LIT_SCOPED);
@@ -98,24 +87,24 @@ static void test_occupancy_errors(void **state)
     char text[256];
     TmCosts c;
     (void)state;
-    c = timed("test big\nconfig threads_per_sm = 2\n"
+    c = cu_timed("test big\nconfig threads_per_sm = 2\n"
               "kernel k grid 1 block 4 {\n  nop\n}\n", LIT_HW);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "occupancy: a CTA of k has 4 threads, more "
                         "than threads_per_sm = 2");
     snprintf(text, sizeof text, coop, "grid.sync");
-    c = timed(text, LIT_EPOCH);
+    c = cu_timed(text, LIT_EPOCH);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "occupancy: k uses grid.sync, so its 2 CTAs "
                         "must be resident at once, but at most 1 fit (1 per "
                         "SM on sms = 1)");
     snprintf(text, sizeof text, coop, "pbar.kr");
-    c = timed(text, LIT_SCOPED);
+    c = cu_timed(text, LIT_SCOPED);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "occupancy: k uses pbar.kr, so its 2 CTAs "
                         "must be resident at once, but at most 1 fit (1 per "
                         "SM on sms = 1)");
-    c = timed(text, LIT_EPOCH);
+    c = cu_timed(text, LIT_EPOCH);
     assert_int_equal(c.status, TM_OK);
 }
 

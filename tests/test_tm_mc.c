@@ -14,18 +14,7 @@
  * the controller's front end at s + 1 + 42 + 3 + 20 = s + 66 (when ports
  * and tag ports are free) and its queues 18 after the front end takes it.
  */
-#include "tests/check_util.h"
-#include "timing/timing.h"
-
-static TmCosts timed(const char *text, int model)
-{
-    LitProgram *p = cu_parse(text);
-    TmCosts c;
-    char err[256];
-    assert_int_equal(tm_run(p, model, 0, &c, err, sizeof err), 0);
-    lit_program_free(p);
-    return c;
-}
+#include "tests/check_timing.h"
 
 #define ONE_BANK "config controllers = 1\nconfig nvm_banks = 1\n"
 
@@ -46,7 +35,7 @@ static TmCosts timed(const char *text, int model)
    activate row 0 again: 255 cycles more. */
 static void test_row_hit_first(void **state)
 {
-    TmCosts c = timed("test row\n" ONE_BANK "pm a[272] = 0\n"
+    TmCosts c = cu_timed("test row\n" ONE_BANK "pm a[272] = 0\n"
                       "kernel k grid 1 block 1 {\n"
                       "  st.wt a[0], 1\n  st.wt a[256], 1\n  st.wt a[16], 1\n"
                       "  sfence\n}\n", LIT_HW);
@@ -71,7 +60,7 @@ static void test_row_hit_first(void **state)
    waits for x and z: until 2693; the add issues at 2693: 2694 cycles. */
 static void test_read_priority(void **state)
 {
-    TmCosts c = timed("test rd\n" ONE_BANK "pm a[528] = 0\n"
+    TmCosts c = cu_timed("test rd\n" ONE_BANK "pm a[528] = 0\n"
                       "kernel k grid 1 block 1 {\n"
                       "  st.wt a[0], 1\n  st.wt a[256], 1\n  ld r0, a[512]\n"
                       "  sfence\n  add r1, r0, 1\n}\n", LIT_HW);
@@ -111,12 +100,12 @@ static void test_write_drain_watermarks(void **state)
     (void)state;
     snprintf(text, sizeof text, "test wm\n" ONE_BANK "config wpq_high = 2\n"
              "config wpq_low = 1\n%s", body);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 2191);
     assert_int_equal(c.stall_mem, 1320);
     assert_int_equal(c.stall_fence, 865);
     snprintf(text, sizeof text, "test wm\n" ONE_BANK "%s", body);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 2191);
     assert_int_equal(c.stall_mem, 1314);
     assert_int_equal(c.stall_fence, 871);
@@ -130,7 +119,7 @@ static void test_write_drain_watermarks(void **state)
    at 2133, after the run). The sfence at 2 (free at 3) waits until 1280. */
 static void test_wpq_backpressure(void **state)
 {
-    TmCosts c = timed("test bp\n" ONE_BANK "config wpq_entries = 1\n"
+    TmCosts c = cu_timed("test bp\n" ONE_BANK "config wpq_entries = 1\n"
                       "config wt_ack = wpq\npm x = 0\npm y = 0\n"
                       "kernel k grid 1 block 1 {\n"
                       "  st.wt x, 1\n  st.wt y, 2\n  sfence\n}\n", LIT_HW);
@@ -162,8 +151,8 @@ static void test_wt_ack(void **state)
                  "kernel k grid 1 block 1 {\n  st.wt x, 1\n  sfence\n}\n",
                  cfg[i]);
         for (int m = LIT_EPOCH; m < LIT_NMODELS; m++)
-            assert_int_equal(timed(text, m).cycles, want[i]);
-        assert_int_equal(timed(text, LIT_STRICT).cycles,
+            assert_int_equal(cu_timed(text, m).cycles, want[i]);
+        assert_int_equal(cu_timed(text, LIT_STRICT).cycles,
                          i == 3 ? 1280 : want[i]);
     }
 }

@@ -7,8 +7,7 @@
  * cycles of the same kernel without them, under every model. An
  * exception found is fixed or explained in specs/timing.md ("Monotonicity").
  */
-#include "tests/check_util.h"
-#include "timing/timing.h"
+#include "tests/check_timing.h"
 
 #include <inttypes.h>
 
@@ -85,13 +84,9 @@ static void source(const Case *c, int with, char *buf, size_t len)
 
 static int64_t cycles(const char *text, int model)
 {
-    LitProgram *p = cu_parse(text);
-    TmCosts c;
-    char err[256];
-    assert_int_equal(tm_run(p, model, 0, &c, err, sizeof err), 0);
+    TmCosts c = cu_timed(text, model);
     if (c.status != TM_OK)
         fail_msg("%s: %s\n%s", lit_model_names[model], c.error, text);
-    lit_program_free(p);
     return c.cycles;
 }
 

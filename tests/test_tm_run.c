@@ -27,18 +27,8 @@
  * it arrives. An acknowledgement reaches the SM port 42 later and
  * completes when the SM port (2 per control flit) is done.
  */
-#include "tests/check_util.h"
+#include "tests/check_timing.h"
 #include "timing/timing_int.h"
-
-static TmCosts timed(const char *text, int model)
-{
-    LitProgram *p = cu_parse(text);
-    TmCosts c;
-    char err[256];
-    assert_int_equal(tm_run(p, model, 0, &c, err, sizeof err), 0);
-    lit_program_free(p);
-    return c;
-}
 
 static const char *lone =
     "test lone\npm x = 0\nkernel k grid 1 block 1 {\n  st x, 1\n}\n";
@@ -57,7 +47,7 @@ static void test_lone_store(void **state)
 {
     TmCosts c;
     (void)state;
-    c = timed(lone, LIT_HW);
+    c = cu_timed(lone, LIT_HW);
     assert_int_equal(c.status, TM_OK);
     assert_int_equal(c.cycles, 110);
     assert_int_equal(c.stall_fence + c.stall_pbar + c.stall_bar +
@@ -68,7 +58,7 @@ static void test_lone_store(void **state)
     assert_int_equal(c.l2_writebacks, 0);
     assert_int_equal(c.wpq_peak, 0);
     assert_int_equal(c.instructions, 1);
-    c = timed(lone, LIT_STRICT);
+    c = cu_timed(lone, LIT_STRICT);
     assert_int_equal(c.cycles, 1280);
     assert_int_equal(c.stall_fence, 0);
     assert_int_equal(c.nvm_writes, 1);
@@ -91,7 +81,7 @@ static void test_store_clwb_sfence(void **state)
                        "  st x, 1\n  clwb x\n  sfence\n}\n";
     (void)state;
     for (int m = LIT_EPOCH; m <= LIT_HW; m++) {
-        TmCosts c = timed(text, m);
+        TmCosts c = cu_timed(text, m);
         assert_int_equal(c.cycles, 130);
         assert_int_equal(c.stall_fence, 127);
         assert_int_equal(c.l2_writebacks, 1);
@@ -125,7 +115,7 @@ static void test_volatile_pcommit(void **state)
     (void)state;
     snprintf(text, sizeof text, "test pc\nconfig wpq = volatile\n"
              "config wt_ack = wpq\n%s", body);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 1280);
     assert_int_equal(c.stall_fence, 126 + 1150);
     assert_int_equal(c.nvm_writes, 1);
@@ -133,7 +123,7 @@ static void test_volatile_pcommit(void **state)
     assert_int_equal(c.l2_writebacks, 0);
     assert_int_equal(c.instructions, 4);
     snprintf(text, sizeof text, "test pc\nconfig wpq = volatile\n%s", body);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 1421);
     assert_int_equal(c.stall_fence, 1278 + 139);
 }
@@ -150,7 +140,7 @@ static void test_volatile_pcommit(void **state)
    stall. 32 dirty lines at the end. */
 static void test_coalescing(void **state)
 {
-    TmCosts c = timed("test co\nconfig line_bytes = 256\npm a[32] = 0\n"
+    TmCosts c = cu_timed("test co\nconfig line_bytes = 256\npm a[32] = 0\n"
                        "kernel k grid 1 block 32 {\n  st a[%tid], 1\n}\n",
                        LIT_HW);
     (void)state;
@@ -158,7 +148,7 @@ static void test_coalescing(void **state)
     assert_int_equal(c.end_writebacks, 1);
     assert_int_equal(c.nvm_bytes, 256);
     assert_int_equal(c.instructions, 1);
-    c = timed("test un\nconfig line_bytes = 256\npm a[1024] = 0\n"
+    c = cu_timed("test un\nconfig line_bytes = 256\npm a[1024] = 0\n"
               "kernel k grid 1 block 32 {\n  mul r0, %tid, 32\n"
               "  st a[r0], 1\n}\n", LIT_HW);
     assert_int_equal(c.cycles, 173);
@@ -200,23 +190,23 @@ static void test_collective_barrier(void **state)
         "  thread 1 {\n    st y, 1\n    pbar.wg\n  }\n}\n";
     TmCosts c;
     (void)state;
-    c = timed(text, LIT_SCOPED);
+    c = cu_timed(text, LIT_SCOPED);
     assert_int_equal(c.cycles, 132);
     assert_int_equal(c.stall_pbar, 259);
     assert_int_equal(c.stall_mem, 1);
     assert_int_equal(c.l2_writebacks, 2);
-    c = timed(text, LIT_EPOCH);
+    c = cu_timed(text, LIT_EPOCH);
     assert_int_equal(c.cycles, 132);
     assert_int_equal(c.stall_pbar, 257);
-    c = timed(text, LIT_BSCOPED);
+    c = cu_timed(text, LIT_BSCOPED);
     assert_int_equal(c.cycles, 112);
     assert_int_equal(c.stall_pbar, 0);
     assert_int_equal(c.l2_writebacks, 2);
     assert_int_equal(c.nvm_writes, 2);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 1393);
     assert_int_equal(c.stall_pbar, 2781);
-    c = timed(text, LIT_STRICT);
+    c = cu_timed(text, LIT_STRICT);
     assert_int_equal(c.cycles, 1282);
     assert_int_equal(c.stall_fence, 0);
     assert_int_equal(c.stall_pbar, 0);
@@ -240,16 +230,16 @@ static void test_psync_waits_for_background(void **state)
                        "  st x, 1\n  pbar\n  psync\n}\n";
     TmCosts c;
     (void)state;
-    c = timed(text, LIT_BEPOCH);
+    c = cu_timed(text, LIT_BEPOCH);
     assert_int_equal(c.cycles, 130);
     assert_int_equal(c.stall_pbar, 127);
-    c = timed(text, LIT_BSCOPED);
+    c = cu_timed(text, LIT_BSCOPED);
     assert_int_equal(c.cycles, 130);
     assert_int_equal(c.stall_pbar, 127);
-    c = timed(text, LIT_EPOCH);
+    c = cu_timed(text, LIT_EPOCH);
     assert_int_equal(c.cycles, 131);
     assert_int_equal(c.stall_pbar, 128);
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 1530);
     assert_int_equal(c.stall_pbar, 1527);
 }
@@ -261,7 +251,7 @@ static void test_psync_waits_for_background(void **state)
    load hits L1 (LSU 421, ready 441); its add waits 422..441. 442 cycles. */
 static void test_load_use(void **state)
 {
-    TmCosts c = timed("test ld\ndram d[2] = 3\nkernel k grid 1 block 1 {\n"
+    TmCosts c = cu_timed("test ld\ndram d[2] = 3\nkernel k grid 1 block 1 {\n"
                        "  ld r0, d[0]\n  add r1, r0, 1\n"
                        "  ld r2, d[1]\n  add r3, r2, 1\n}\n", LIT_HW);
     (void)state;
@@ -300,7 +290,7 @@ static void test_full_set_waits(void **state)
                               i, 16 * i);
     snprintf(text + n, sizeof text - n,
              "  thread 8 {\n    st d[128], 1\n    sfence\n  }\n}\n");
-    c = timed(text, LIT_HW);
+    c = cu_timed(text, LIT_HW);
     assert_int_equal(c.cycles, 471);
     assert_int_equal(c.stall_fence, 412);
     assert_int_equal(c.nvm_writes, 1);
@@ -315,7 +305,7 @@ static void test_full_set_waits(void **state)
    10: it could issue at 1 and is woken at 11: 10 bar.sync cycles. */
 static void test_bar_sync_stall(void **state)
 {
-    TmCosts c = timed("test bar\nkernel k grid 1 block 2 warp 1 {\n"
+    TmCosts c = cu_timed("test bar\nkernel k grid 1 block 2 warp 1 {\n"
                        "  thread 0 {\n    nop\n    nop\n    nop\n    nop\n"
                        "    nop\n    nop\n    nop\n    nop\n    nop\n    nop\n"
                        "    bar.sync\n  }\n"
@@ -335,7 +325,7 @@ static void test_bar_sync_stall(void **state)
    and no warp is charged for waiting in between. */
 static void test_launch_end(void **state)
 {
-    TmCosts c = timed("test le\npm x[64] = 0\n"
+    TmCosts c = cu_timed("test le\npm x[64] = 0\n"
                       "kernel a grid 1 block 64 {\n  st x[%tid], 1\n}\n"
                       "kernel b grid 1 block 1 {\n  nop\n}\n", LIT_HW);
     (void)state;
@@ -351,25 +341,25 @@ static void test_errors(void **state)
     LitProgram *p;
     char err[256];
     (void)state;
-    c = timed("test err\npm x = 0\nkernel k grid 1 block 2 {\n  st x, 1\n"
+    c = cu_timed("test err\npm x = 0\nkernel k grid 1 block 2 {\n  st x, 1\n"
               "  ld r0, x\n  assert r0 == 2\n}\n", LIT_EPOCH);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "assert: assertion failed (1 == 2) "
                                  "(thread 0, line 6)");
     /* pbar.wg is collective under scoped, not under strict's engine: the
        timing model itself finds the divergence. */
-    c = timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
+    c = cu_timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
               "  thread 0 {\n    pbar.wg\n  }\n"
               "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_SCOPED);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
                         "CTA 0 of k: thread 0 waits at pbar.wg, thread 1 at "
                         "bar.sync");
-    c = timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
+    c = cu_timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
               "  thread 0 {\n    pbar.wg\n  }\n"
               "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_EPOCH);
     assert_int_equal(c.status, TM_OK);
-    c = timed("test dl\nkernel k grid 1 block 2 {\n  thread 0 {\n"
+    c = cu_timed("test dl\nkernel k grid 1 block 2 {\n  thread 0 {\n"
               "    bar.sync\n  }\n  thread 1 {\n    grid.sync\n  }\n}\n",
               LIT_HW);
     assert_int_equal(c.status, TM_ERROR);
@@ -398,14 +388,14 @@ static void test_more_stores_more_cycles(void **state)
                  "test mono\nparam N = %d\npm a[16*N] = 0\n"
                  "kernel k grid 1 block 1 {\n  mov r0, 0\nL:\n"
                  "  st a[r0], 1\n  add r0, r0, 16\n  blt r0, 16*N, L\n}\n", n);
-        c = timed(text, LIT_STRICT);
+        c = cu_timed(text, LIT_STRICT);
         assert_int_equal(c.nvm_writes, n);
         assert_true(c.cycles > last);
         if (n == 16)
             assert_true(c.cycles < 4 * 1280);
         assert_int_equal(c.stall_fence > 0, n > TM_PB_ENTRIES);
         last = c.cycles;
-        c = timed(text, LIT_HW);
+        c = cu_timed(text, LIT_HW);
         assert_int_equal(c.end_writebacks, n);
     }
 }
@@ -423,7 +413,7 @@ static void test_deterministic(void **state)
         "  pcommit\n  sfence\n}\n";
     (void)state;
     for (int m = 0; m < LIT_NMODELS; m++) {
-        TmCosts a = timed(text, m), b = timed(text, m);
+        TmCosts a = cu_timed(text, m), b = cu_timed(text, m);
         assert_int_equal(a.status, TM_OK);
         assert_memory_equal(&a, &b, sizeof a);
         assert_true(a.cycles > 0);
