@@ -4,14 +4,21 @@
  * seeded (so deterministic) kernels, grid and block sizes, line sizes and
  * presets, a kernel with clwb, pcommit, sfence, pbar.wi/wg/kr, psync
  * inserted after its stores, or st.wt for st, takes at least 98% of the
- * cycles of the same kernel without them, under every model. An
- * exception found is fixed or explained in specs/timing.md ("Monotonicity").
+ * cycles of the same kernel without them, under every model. The one
+ * exception specs/timing.md ("Monotonicity") explains, bounded write
+ * queues that a burst of writes waits at longer than the same writes
+ * spaced out, is checked, not listed: such a case must keep the property
+ * once its WPQs are large enough to take every write, and the cases where
+ * it shows are counted exactly.
  */
 #include "tests/check_timing.h"
 
 #include <inttypes.h>
 
 enum { CASES = 300, MAX_STORES = 4, TEXT = 4096 };
+
+/* WPQs that take every write of a case (at most 6 x 96 x 4). */
+static const char big_wpq[] = "config wpq_entries = 4096\n";
 
 static uint64_t rng_state;
 
@@ -59,14 +66,16 @@ static void draw(Case *c)
     }
 }
 
-/* The kernel, with its persistence instructions or without. */
-static void source(const Case *c, int with, char *buf, size_t len)
+/* The kernel, with its persistence instructions or without, on the
+   preset's WPQs or on big ones. */
+static void source(const Case *c, int with, int big, char *buf, size_t len)
 {
     int n = snprintf(buf, len,
                      "test mono\nconfig preset = %s\nconfig line_bytes = %d\n"
-                     "pm a[%d] = 0\nkernel k grid %d block %d {\n"
+                     "%spm a[%d] = 0\nkernel k grid %d block %d {\n"
                      "  mul r1, %%gtid, %d\n  mov r2, 1\n",
                      presets[c->preset], c->line,
+                     big ? big_wpq : "",
                      c->grid * c->block * c->stride + MAX_STORES, c->grid,
                      c->block, c->stride);
     if (c->load)
@@ -90,39 +99,59 @@ static int64_t cycles(const char *text, int model)
     return c.cycles;
 }
 
-/* The exceptions specs/timing.md ("Monotonicity") explains, each with the
-   most it may gain: case 78 under strict (2.1%: a burst of write-throughs
-   into full WPQs waits longer than the same writes spaced by clwb and
-   sfence round trips). */
-static int explained(int k, int model, int64_t with, int64_t without)
-{
-    return k == 78 && model == LIT_STRICT && with * 100 >= without * 96;
-}
-
-static void test_persistence_never_faster(void **state)
+/* Whether the kernel of case c keeps the property under model m (1); if
+   not, it must keep it on big WPQs (0), else the test fails. */
+static int keeps(const Case *c, int k, int m)
 {
     char with[TEXT], without[TEXT];
-    int checked = 0;
-    (void)state;
-    rng_state = 0x9e3779b97f4a7c15ull;
+    int64_t w, b;
+    source(c, 1, 0, with, sizeof with);
+    source(c, 0, 0, without, sizeof without);
+    w = cycles(with, m);
+    b = cycles(without, m);
+    if (w * 100 >= b * 98)
+        return 1;
+    source(c, 1, 1, with, sizeof with);
+    source(c, 0, 1, without, sizeof without);
+    if (cycles(with, m) * 100 < cycles(without, m) * 98)
+        fail_msg("case %d, %s: %" PRId64 " cycles with persistence, "
+                 "%" PRId64 " without, and still faster on large WPQs\n"
+                 "--- with\n%s--- without\n%s",
+                 k, lit_model_names[m], w, b, with, without);
+    return 0;
+}
+
+/* CASES kernels from seed; the (case, model) pairs where the bounded WPQs
+   make the kernel faster with persistence are added to *queued. */
+static void sample(uint64_t seed, int *checked, int *queued)
+{
+    rng_state = seed;
     for (int k = 0; k < CASES; k++) {
+        char with[TEXT], without[TEXT];
         Case c;
         draw(&c);
-        source(&c, 1, with, sizeof with);
-        source(&c, 0, without, sizeof without);
+        source(&c, 1, 0, with, sizeof with);
+        source(&c, 0, 0, without, sizeof without);
         if (!strcmp(with, without))
             continue;
         for (int m = 0; m < LIT_NMODELS; m++) {
-            int64_t w = cycles(with, m), b = cycles(without, m);
-            if (w * 100 < b * 98 && !explained(k, m, w, b))
-                fail_msg("case %d, %s: %" PRId64 " cycles with persistence, "
-                         "%" PRId64 " without\n--- with\n%s--- without\n%s",
-                         k, lit_model_names[m], w, b, with, without);
-            checked++;
+            *queued += !keeps(&c, k, m);
+            ++*checked;
         }
     }
+}
+
+/* Two samples. Where the bounded WPQs show (specs/timing.md): the first
+   seed's case 78 under strict, the second's case 1 under strict. */
+static void test_persistence_never_faster(void **state)
+{
+    int checked = 0, queued = 0;
+    (void)state;
+    sample(0x9e3779b97f4a7c15ull, &checked, &queued);
+    sample(0x0123456789abcdefull, &checked, &queued);
     /* most cases differ: the property is not checked on nothing */
-    assert_true(checked >= CASES * LIT_NMODELS / 2);
+    assert_true(checked >= 2 * CASES * LIT_NMODELS / 2);
+    assert_int_equal(queued, 2);
 }
 
 int main(void)
