@@ -208,12 +208,19 @@ static TmCache *l2_of(Tm *t, int32_t line)
     return &t->part[line % t->npart].l2;
 }
 
+/* The set of a line in its partition's cache c (lines interleave over
+   the partitions first). */
+static int32_t l2_set(const Tm *t, const TmCache *c, int32_t line)
+{
+    return (line / t->npart) % c->sets;
+}
+
 static int32_t l2_find(Tm *t, int space, int32_t line)
 {
     TmCache *c = l2_of(t, line);
     if (!c->ways)
         return -1;
-    return tm_cache_find(c, (line / t->npart) % c->sets, gid(t, space, line));
+    return tm_cache_find(c, l2_set(t, c, line), gid(t, space, line));
 }
 
 int tm_l2_dirty(Tm *t, int32_t pmline)
@@ -273,7 +280,7 @@ static int32_t l2_alloc(Tm *t, int space, int32_t line)
     int32_t i;
     if (!c->ways)
         return -1;
-    i = tm_cache_victim(c, (line / t->npart) % c->sets);
+    i = tm_cache_victim(c, l2_set(t, c, line));
     if (i < 0)
         return -1;
     if (c->l[i].tag >= 0 && c->l[i].dirty)
@@ -367,7 +374,7 @@ static int32_t chain_fifo(Tm *t, int32_t head)
 static void wait_way(Tm *t, int32_t i)
 {
     TmCache *c = l2_of(t, t->rq[i].line);
-    int32_t base = (t->rq[i].line / t->npart) % c->sets * c->ways, old = base;
+    int32_t base = l2_set(t, c, t->rq[i].line) * c->ways, old = base;
     TmReq *f;
     for (int32_t k = base; k < base + c->ways; k++) {
         assert(c->l[k].tag >= 0 && c->l[k].fill >= 0);
