@@ -44,8 +44,8 @@ static void test_waves(void **state)
 static void test_barrier_ends_cta(void **state)
 {
     TmCosts c = cu_timed("test e\nconfig sms = 1\nconfig cta_per_sm = 1\n"
-                      "kernel k grid 2 block 2 warp 1 {\n  nop\n  bar.sync\n"
-                      "}\n", LIT_HW);
+                         "kernel k grid 2 block 2 warp 1 {\n  nop\n  bar.sync\n"
+                         "}\n", LIT_HW);
     (void)state;
     assert_int_equal(c.status, TM_OK);
     assert_int_equal(c.cycles, 4);
@@ -66,9 +66,9 @@ static void test_barrier_ends_cta(void **state)
 static void test_barrier_holds_cta(void **state)
 {
     TmCosts c = cu_timed("test h\nconfig sms = 1\nconfig cta_per_sm = 1\n"
-                      "pm x[32] = 0\nkernel k grid 2 block 1 {\n"
-                      "  mul r0, %ctaid, 16\n  st x[r0], 1\n  pbar.wg\n}\n",
-                      LIT_SCOPED);
+                         "pm x[32] = 0\nkernel k grid 2 block 1 {\n"
+                         "  mul r0, %ctaid, 16\n  st x[r0], 1\n  pbar.wg\n}\n",
+                         LIT_SCOPED);
     (void)state;
     assert_int_equal(c.status, TM_OK);
     assert_int_equal(c.cycles, 262);
@@ -88,7 +88,7 @@ static void test_occupancy_errors(void **state)
     TmCosts c;
     (void)state;
     c = cu_timed("test big\nconfig threads_per_sm = 2\n"
-              "kernel k grid 1 block 4 {\n  nop\n}\n", LIT_HW);
+                 "kernel k grid 1 block 4 {\n  nop\n}\n", LIT_HW);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "occupancy: a CTA of k has 4 threads, more "
                         "than threads_per_sm = 2");

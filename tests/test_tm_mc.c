@@ -36,9 +36,9 @@
 static void test_row_hit_first(void **state)
 {
     TmCosts c = cu_timed("test row\n" ONE_BANK "pm a[272] = 0\n"
-                      "kernel k grid 1 block 1 {\n"
-                      "  st.wt a[0], 1\n  st.wt a[256], 1\n  st.wt a[16], 1\n"
-                      "  sfence\n}\n", LIT_HW);
+                         "kernel k grid 1 block 1 {\n"
+                         "  st.wt a[0], 1\n  st.wt a[256], 1\n"
+                         "  st.wt a[16], 1\n  sfence\n}\n", LIT_HW);
     (void)state;
     assert_int_equal(c.status, TM_OK);
     assert_int_equal(c.cycles, 3329);
@@ -61,9 +61,9 @@ static void test_row_hit_first(void **state)
 static void test_read_priority(void **state)
 {
     TmCosts c = cu_timed("test rd\n" ONE_BANK "pm a[528] = 0\n"
-                      "kernel k grid 1 block 1 {\n"
-                      "  st.wt a[0], 1\n  st.wt a[256], 1\n  ld r0, a[512]\n"
-                      "  sfence\n  add r1, r0, 1\n}\n", LIT_HW);
+                         "kernel k grid 1 block 1 {\n"
+                         "  st.wt a[0], 1\n  st.wt a[256], 1\n  ld r0, a[512]\n"
+                         "  sfence\n  add r1, r0, 1\n}\n", LIT_HW);
     (void)state;
     assert_int_equal(c.cycles, 2694);
     assert_int_equal(c.stall_fence, 2693 - 4);
@@ -120,9 +120,9 @@ static void test_write_drain_watermarks(void **state)
 static void test_wpq_backpressure(void **state)
 {
     TmCosts c = cu_timed("test bp\n" ONE_BANK "config wpq_entries = 1\n"
-                      "config wt_ack = wpq\npm x = 0\npm y = 0\n"
-                      "kernel k grid 1 block 1 {\n"
-                      "  st.wt x, 1\n  st.wt y, 2\n  sfence\n}\n", LIT_HW);
+                         "config wt_ack = wpq\npm x = 0\npm y = 0\n"
+                         "kernel k grid 1 block 1 {\n"
+                         "  st.wt x, 1\n  st.wt y, 2\n  sfence\n}\n", LIT_HW);
     (void)state;
     assert_int_equal(c.cycles, 1280);
     assert_int_equal(c.stall_fence, 1280 - 3);

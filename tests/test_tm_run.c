@@ -149,8 +149,8 @@ static void test_coalescing(void **state)
     assert_int_equal(c.nvm_bytes, 256);
     assert_int_equal(c.instructions, 1);
     c = cu_timed("test un\nconfig line_bytes = 256\npm a[1024] = 0\n"
-              "kernel k grid 1 block 32 {\n  mul r0, %tid, 32\n"
-              "  st a[r0], 1\n}\n", LIT_HW);
+                 "kernel k grid 1 block 32 {\n  mul r0, %tid, 32\n"
+                 "  st a[r0], 1\n}\n", LIT_HW);
     assert_int_equal(c.cycles, 173);
     assert_int_equal(c.end_writebacks, 32);
     assert_int_equal(c.nvm_bytes, 32 * 256);
@@ -326,8 +326,8 @@ static void test_bar_sync_stall(void **state)
 static void test_launch_end(void **state)
 {
     TmCosts c = cu_timed("test le\npm x[64] = 0\n"
-                      "kernel a grid 1 block 64 {\n  st x[%tid], 1\n}\n"
-                      "kernel b grid 1 block 1 {\n  nop\n}\n", LIT_HW);
+                         "kernel a grid 1 block 64 {\n  st x[%tid], 1\n}\n"
+                         "kernel b grid 1 block 1 {\n  nop\n}\n", LIT_HW);
     (void)state;
     assert_int_equal(c.cycles, 121);
     assert_int_equal(c.stall_bar + c.stall_mem + c.stall_pbar, 0);
@@ -342,26 +342,26 @@ static void test_errors(void **state)
     char err[256];
     (void)state;
     c = cu_timed("test err\npm x = 0\nkernel k grid 1 block 2 {\n  st x, 1\n"
-              "  ld r0, x\n  assert r0 == 2\n}\n", LIT_EPOCH);
+                 "  ld r0, x\n  assert r0 == 2\n}\n", LIT_EPOCH);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "assert: assertion failed (1 == 2) "
                                  "(thread 0, line 6)");
     /* pbar.wg is collective under scoped, not under strict's engine: the
        timing model itself finds the divergence. */
     c = cu_timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
-              "  thread 0 {\n    pbar.wg\n  }\n"
-              "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_SCOPED);
+                 "  thread 0 {\n    pbar.wg\n  }\n"
+                 "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_SCOPED);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
                         "CTA 0 of k: thread 0 waits at pbar.wg, thread 1 at "
                         "bar.sync");
     c = cu_timed("test div\nkernel k grid 1 block 2 warp 1 {\n"
-              "  thread 0 {\n    pbar.wg\n  }\n"
-              "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_EPOCH);
+                 "  thread 0 {\n    pbar.wg\n  }\n"
+                 "  thread 1 {\n    bar.sync\n  }\n}\n", LIT_EPOCH);
     assert_int_equal(c.status, TM_OK);
     c = cu_timed("test dl\nkernel k grid 1 block 2 {\n  thread 0 {\n"
-              "    bar.sync\n  }\n  thread 1 {\n    grid.sync\n  }\n}\n",
-              LIT_HW);
+                 "    bar.sync\n  }\n  thread 1 {\n    grid.sync\n  }\n}\n",
+                 LIT_HW);
     assert_int_equal(c.status, TM_ERROR);
     assert_string_equal(c.error, "barrier-divergence: barrier divergence in "
                         "CTA 0 of k: thread 0 waits at bar.sync, thread 1 at "
